@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "folio",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "folio", targets: ["folio"]),
+        .library(name: "FolioEngine", targets: ["FolioEngine"]),
+        .library(name: "FolioGateway", targets: ["FolioGateway"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // Pure engine: list index, paging, links, tokens, snapshot store. No HTTP, no YAML.
+        .target(
+            name: "FolioEngine",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Gateway: config, route table, upstream client, cache, Hummingbird responder.
+        .target(
+            name: "FolioGateway",
+            dependencies: [
+                "FolioEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "folio",
+            dependencies: [
+                "FolioGateway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
+        .testTarget(
+            name: "FolioGatewayTests",
+            dependencies: [
+                "FolioGateway",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

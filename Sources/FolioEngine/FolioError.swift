@@ -1,0 +1,53 @@
+/// An error Folio answers to a client, rendered by the gateway as `application/problem+json`.
+///
+/// Opaque on purpose: callers switch on `code` (stable, used as the problem `type` and as a
+/// metric label), not on cases, so new kinds never break them.
+public struct FolioError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stable short identifier, e.g. `invalid-parameter`.
+    public let code: String
+    /// HTTP status to answer with.
+    public let status: Int
+    /// Short human title for the kind.
+    public let title: String
+    /// What exactly was wrong, for the client.
+    public let detail: String
+    /// Extra response headers (e.g. `Content-Range` on 416, `Link` on 410).
+    public let headers: [HeaderField]
+
+    public init(code: String, status: Int, title: String, detail: String, headers: [HeaderField] = []) {
+        self.code = code
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.headers = headers
+    }
+
+    public var description: String { "\(status) \(code): \(detail)" }
+
+    /// A name/value header pair, kept free of any HTTP library.
+    public struct HeaderField: Sendable, Hashable {
+        public let name: String
+        public let value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+}
+
+extension FolioError {
+    /// 400: a request parameter is malformed or not allowed.
+    public static func invalidParameter(_ detail: String) -> FolioError {
+        FolioError(code: "invalid-parameter", status: 400, title: "Invalid parameter", detail: detail)
+    }
+
+    /// 502: the upstream body is not a usable list.
+    public static func badUpstreamBody(_ detail: String) -> FolioError {
+        FolioError(code: "bad-upstream-body", status: 502, title: "Bad upstream body", detail: detail)
+    }
+
+    /// 502: an upstream list exceeds one of the configured limits.
+    public static func upstreamLimit(_ detail: String) -> FolioError {
+        FolioError(code: "upstream-limit-exceeded", status: 502, title: "Upstream limit exceeded", detail: detail)
+    }
+}

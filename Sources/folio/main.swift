@@ -1,0 +1,3 @@
+import FolioGateway
+import ArgumentParser
+print("folio")

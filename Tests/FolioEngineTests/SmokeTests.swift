@@ -1,0 +1,3 @@
+import Testing
+@testable import FolioEngine
+@Test func engineBuilds() { #expect(EngineVersion.name == "folio") }
