@@ -1,0 +1,53 @@
+import FolioEngine
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The admin listener: `/livez`, `/readyz`, `POST /purge?route=NAME` (SPEC 7).
+enum AdminEndpoints {
+    static func application(
+        address: ListenAddress, gateway: Gateway, readiness: Readiness, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol {
+        let router = Router(context: GatewayContext.self)
+        router.get("livez") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        router.get("readyz") { _, _ in
+            readiness.isReady
+                ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
+                : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "draining\n")))
+        }
+        router.post("purge") { request, context in
+            purge(request, context: context, gateway: gateway)
+        }
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    static func purge(_ request: Request, context: GatewayContext, gateway: Gateway) -> Response {
+        if let token = gateway.configuration.server.adminToken {
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                return Problem.response(
+                    FolioError(code: "unauthorized", status: 401, title: "Unauthorized", detail: "purge needs the admin bearer token"),
+                    extraHeaders: [.wwwAuthenticate: "Bearer"])
+            }
+        } else if !isLoopback(context.peerAddress) {
+            return Problem.response(
+                FolioError(code: "forbidden", status: 403, title: "Forbidden", detail: "without adminToken only loopback peers may purge"))
+        }
+        let name = request.uri.queryParameters["route"].map(String.init)
+        guard let name, let route = gateway.routes.first(where: { $0.name == name }) else {
+            return Problem.response(.invalidParameter("route '\(name ?? "")' is not a configured route name"))
+        }
+        gateway.cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
+        return Response(status: .noContent)
+    }
+
+    static func isLoopback(_ address: String?) -> Bool {
+        guard let address else { return false }
+        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+}

@@ -1,6 +1,0 @@
-import FolioEngine
-import Hummingbird
-import AsyncHTTPClient
-import Yams
-import ServiceLifecycle
-public enum GatewayStub {}

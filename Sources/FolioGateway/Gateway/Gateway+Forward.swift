@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+extension Gateway {
+    /// POST/PUT/PATCH/DELETE on a route path: forwarded with the client's whole query string;
+    /// a 2xx answer drops the route's newest snapshots (SPEC 5.4).
+    func forwardUnsafe(
+        _ request: Request, context: GatewayContext, route: RouteRuntime, match: RouteMatch,
+        target: RequestTarget, requestID: String
+    ) async throws -> Response {
+        var url = route.config.upstream.render(match.parameters)
+        if let query = target.query, !query.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + query
+        }
+        var response = try await forward(request, context: context, url: url, requestID: requestID)
+        if (200..<300).contains(response.status.code) {
+            cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
+        }
+        response.headers[.cacheStatus] = "folio; fwd=request"
+        return response
+    }
+
+    /// A path that matches no route: the fallback upstream, or 404.
+    func forwardToFallback(
+        _ request: Request, context: GatewayContext, target: RequestTarget, requestID: String
+    ) async throws -> Response {
+        guard let fallback = configuration.server.fallbackUpstream else {
+            throw FolioError(
+                code: "not-found", status: 404, title: "Not found", detail: "no route matches \(target.path)")
+        }
+        var response = try await forward(request, context: context, url: fallback.origin + target.raw, requestID: requestID)
+        response.headers[.cacheStatus] = "folio; fwd=bypass"
+        return response
+    }
+
+    private func forward(_ request: Request, context: GatewayContext, url: String, requestID: String) async throws -> Response {
+        var client = HTTPHeaders()
+        for field in request.headers { client.add(name: field.name.rawName, value: field.value) }
+        let headers = ProxyHeaders.upstreamRequestHeaders(
+            from: client, peer: context.peerAddress, peerIsTrusted: isTrusted(context.peerAddress), requestID: requestID)
+        let method = HTTPMethod(rawValue: request.method.rawValue)
+        let (head, body) = try await upstream.forward(
+            method: method, url: url, headers: headers, body: request.body,
+            maxRequestBodyBytes: configuration.limits.maxRequestBodyBytes)
+        var fields = HTTPFields()
+        for header in ProxyHeaders.clientResponseHeaders(from: head.headers) {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        fields[.contentLength] = String(body.readableBytes)
+        return Response(status: HTTPResponse.Status(code: head.status), headers: fields, body: ResponseBody(byteBuffer: body))
+    }
+}

@@ -1,0 +1,146 @@
+import AsyncHTTPClient
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+extension Gateway {
+    /// GET/HEAD on a route path: answer a slice of the route's snapshot.
+    func serveList(
+        _ request: Request, context: GatewayContext, route: RouteRuntime, match: RouteMatch,
+        target: RequestTarget, requestID: String
+    ) async throws -> Response {
+        let parameters = try QueryString.parse(target.query ?? "")
+        let listRequest = try ListRequest.interpret(
+            parameters, options: route.paging, rangeHeader: request.headers[.range])
+        try ListFeatures.check(listRequest, route: route)
+
+        let fill = fillPlan(request, context: context, route: route, match: match, parameters: parameters, requestID: requestID)
+        let resolution = try await resolve(fill, token: listRequest.snapshot, route: route)
+        switch resolution {
+        case .served(let snapshot, let cacheStatus, let age):
+            return try pageResponse(
+                request, route: route, listRequest: listRequest, snapshot: snapshot,
+                cacheStatus: cacheStatus, age: age, target: target)
+        case .upstream(let answer, let cacheStatus):
+            return passThrough(answer, cacheStatus: cacheStatus)
+        case .gone(let current, let cacheStatus):
+            let links = LinkBuilder(
+                base: linkBase(target), kept: listRequest.kept, names: route.paging.names,
+                style: listRequest.style, pageSize: listRequest.pageSize, pageBase: route.paging.pageBase,
+                snapshot: current.token)
+            throw FolioError(
+                code: "snapshot-gone", status: 410, title: "Snapshot gone",
+                detail: "snapshot '\(listRequest.snapshot ?? "")' is unknown or expired; start again from the first page",
+                headers: [.init("Link", "<\(links.url(offset: 0))>; rel=\"first\""), .init("Cache-Status", cacheStatus)])
+        }
+    }
+
+    /// Links are relative (path?query) unless `publicBaseURL` is set; never built from `Host`.
+    func linkBase(_ target: RequestTarget) -> String {
+        (configuration.server.publicBaseURL ?? "") + target.path
+    }
+
+    /// Writes the page (or metadata, or 206 range) for a resolved snapshot.
+    func pageResponse(
+        _ request: Request, route: RouteRuntime, listRequest: ListRequest, snapshot: Snapshot,
+        cacheStatus: String, age: Int?, target: RequestTarget
+    ) throws -> Response {
+        let view = ListView(list: snapshot.list)
+        let total = view.count
+        var status = HTTPResponse.Status.ok
+        var contentRange: String?
+        if let range = listRequest.range {
+            if range.first >= total {
+                throw FolioError(
+                    code: "range-not-satisfiable", status: 416, title: "Range not satisfiable",
+                    detail: "the list has \(total) items; the range starts at \(range.first)",
+                    headers: [
+                        .init("Content-Range", ContentRange.unsatisfied(total: total)),
+                        .init("Cache-Status", cacheStatus),
+                    ])
+            }
+            status = .partialContent
+            let last = min(range.first + listRequest.pageSize - 1, total - 1)
+            contentRange = ContentRange.satisfied(first: range.first, last: last, total: total)
+        }
+        let paging = Paging(
+            totalCount: total, offset: listRequest.offset, pageSize: listRequest.pageSize,
+            pageBase: route.paging.pageBase)
+        let links = LinkBuilder(
+            base: linkBase(target), kept: listRequest.kept, names: route.paging.names,
+            style: listRequest.style, pageSize: listRequest.pageSize, pageBase: route.paging.pageBase,
+            snapshot: snapshot.token)
+        let representation: String
+        if listRequest.metadataOnly {
+            representation = "metadata"
+        } else if listRequest.range != nil {
+            representation = route.config.paging.envelope ? "partial-envelope" : "partial-bare"
+        } else {
+            representation = route.config.paging.envelope ? "envelope" : "bare"
+        }
+        let etag = ETag.make(snapshot: snapshot.token, query: links.url(offset: listRequest.offset), representation: representation)
+
+        var headers: HTTPFields = [:]
+        headers.reserveCapacity(12)
+        let linkHeader = links.linkHeader(paging)
+        if !linkHeader.isEmpty { headers[.link] = linkHeader }
+        headers[.xTotalCount] = String(total)
+        headers[.eTag] = etag
+        headers[.cacheStatus] = cacheStatus
+        if let age { headers[.age] = String(age) }
+        if let ifNoneMatch = request.headers[.ifNoneMatch], ETag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.acceptRanges] = "items"
+        headers[.accessControlExposeHeaders] = CORS.exposed
+        headers[.contentType] = "application/json"
+        if let contentRange { headers[.contentRange] = contentRange }
+
+        let bytes: [UInt8]
+        if listRequest.metadataOnly {
+            bytes = PageWriter.metadata(paging: paging, links: links)
+        } else if route.config.paging.envelope {
+            bytes = PageWriter.envelope(view: view, paging: paging, links: links, itemsKey: route.config.paging.itemsKey)
+        } else {
+            bytes = PageWriter.bareArray(view: view, items: paging.items)
+        }
+        headers[.contentLength] = String(bytes.count)
+        if request.method == .head {
+            return Response(status: status, headers: headers, body: ResponseBody())
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// An upstream error answer, passed back with its end-to-end headers and decoded body.
+    func passThrough(_ answer: UpstreamAnswer, cacheStatus: String?) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            if let fieldName = HTTPField.Name(name) { headers.append(HTTPField(name: fieldName, value: value)) }
+        }
+        if let cacheStatus { headers[.cacheStatus] = cacheStatus }
+        headers[.contentLength] = String(answer.body.count)
+        return Response(
+            status: HTTPResponse.Status(code: answer.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}
+
+/// Query features that belong to the sections issue: refused clearly until they exist.
+enum ListFeatures {
+    static func check(_ request: ListRequest, route: RouteRuntime) throws(FolioError) {
+        if let sort = request.sort {
+            throw .invalidParameter("sort '\(sort)' is not allowed on this route")
+        }
+        if let groupBy = request.groupBy {
+            throw .invalidParameter("groupBy '\(groupBy)' is not allowed on this route")
+        }
+        if request.beginsWith != nil {
+            throw .invalidParameter("beginsWith needs a sectionKey on this route")
+        }
+        if let filter = request.filters.first {
+            throw .invalidParameter("filtering by '\(filter.field)' is not supported on this route")
+        }
+    }
+}

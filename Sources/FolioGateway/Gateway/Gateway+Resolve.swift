@@ -1,0 +1,180 @@
+import AsyncHTTPClient
+import Crypto
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import NIOHTTP1
+
+/// Where a list request gets its snapshot from.
+enum Resolution: Sendable {
+    case served(Snapshot, cacheStatus: String, age: Int?)
+    case upstream(UpstreamAnswer, cacheStatus: String)
+    case gone(current: Snapshot, cacheStatus: String)
+}
+
+/// How to fill the list of one request: its cache key (nil: not cached at all) and the
+/// upstream request that fetches it.
+struct FillPlan: Sendable {
+    var key: CacheKey?
+    var url: String
+    var headers: HTTPHeaders
+}
+
+extension Gateway {
+    func fillPlan(
+        _ request: Request, context: GatewayContext, route: RouteRuntime, match: RouteMatch,
+        parameters: [QueryParameter], requestID: String
+    ) -> FillPlan {
+        var url = route.config.upstream.render(match.parameters)
+        let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
+        if !forwarded.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
+        }
+        // Only what selects the list goes upstream: vary headers, and credentials when the
+        // route lets them reach it. Arbitrary client headers would make a shared list depend
+        // on whoever filled it.
+        var client = HTTPHeaders()
+        var varyValues: [String] = []
+        for name in route.varyNames {
+            let value = HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? ""
+            varyValues.append(value)
+            if !value.isEmpty { client.add(name: name, value: value) }
+        }
+        let authorization = request.headers[.authorization]
+        let cookie = request.headers[.cookie]
+        let credentialed = authorization != nil || cookie != nil
+        if let authorization { client.add(name: "Authorization", value: authorization) }
+        if let cookie { client.add(name: "Cookie", value: cookie) }
+        if let xff = request.headers[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
+        if let forwardedHeader = request.headers[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
+        var headers = ProxyHeaders.upstreamRequestHeaders(
+            from: client, peer: context.peerAddress, peerIsTrusted: isTrusted(context.peerAddress), requestID: requestID)
+        headers.replaceOrAdd(name: "Accept", value: "application/json")
+
+        var key: CacheKey? = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
+        if credentialed {
+            switch route.config.authorized {
+            case .bypass: key = nil
+            case .perCredential: key?.partition = Self.partition(authorization: authorization, cookie: cookie)
+            case .shared: break
+            }
+        }
+        return FillPlan(key: key, url: url, headers: headers)
+    }
+
+    /// A hash of the credential headers: the raw credential is never kept.
+    static func partition(authorization: String?, cookie: String?) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Array("a:\(authorization ?? "")\nc:\(cookie ?? "")".utf8))
+        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func isTrusted(_ peer: String?) -> Bool {
+        guard let peer else { return false }
+        return configuration.server.trustedProxies.contains { $0.contains(peer) }
+    }
+
+    /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
+    func resolve(_ plan: FillPlan, token: String?, route: RouteRuntime) async throws -> Resolution {
+        let settings = route.config.cache
+        let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
+            try await self.fetchList(plan, route: route, previous: previous)
+        }
+        guard let key = plan.key else {
+            return try await direct(fetch, token: token, cacheStatus: "folio; fwd=bypass")
+        }
+        let now = cache.now()
+        if let token, let (snapshot, supersededAt) = cache.retained(key, token: token) {
+            return .served(
+                snapshot, cacheStatus: "folio; hit; ttl=-\((now - supersededAt).wholeSeconds)",
+                age: Int((now - snapshot.storedAt).wholeSeconds))
+        }
+        let current = cache.current(key)
+        if let current {
+            let age = Int((now - current.storedAt).wholeSeconds)
+            if current.freshUntil > now {
+                let status = "folio; hit; ttl=\((current.freshUntil - now).wholeSeconds)"
+                if let token, token != current.token { return .gone(current: current, cacheStatus: status) }
+                return .served(current, cacheStatus: status, age: age)
+            }
+            let stale = now - current.freshUntil
+            if stale <= settings.staleWhileRevalidate, token == nil || token == current.token {
+                cache.refreshInBackground(key, retention: settings.snapshotRetention, fetch: fetch)
+                return .served(current, cacheStatus: "folio; hit; ttl=-\(stale.wholeSeconds)", age: age)
+            }
+        }
+
+        let (result, role) = await cache.fill(key, retention: settings.snapshotRetention, fetch: fetch)
+        let staleServable: (Snapshot, Duration)? = current.flatMap { current in
+            let stale = cache.now() - current.freshUntil
+            return stale <= settings.staleIfError ? (current, stale) : nil
+        }
+        switch result {
+        case .success(.stored(let snapshot)):
+            let status: String
+            switch role {
+            case .collapsed: status = "folio; fwd=miss; collapsed"
+            case .leader: status = current == nil ? "folio; fwd=miss; stored" : "folio; fwd=stale; fwd-status=200; stored"
+            }
+            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: status) }
+            return .served(snapshot, cacheStatus: status, age: nil)
+        case .success(.uncacheable(let snapshot)):
+            if role == .collapsed {
+                // Never hand one requester's uncacheable list to another: fetch our own.
+                return try await direct(fetch, token: token, cacheStatus: "folio; fwd=uri-miss")
+            }
+            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: "folio; fwd=uri-miss") }
+            return .served(snapshot, cacheStatus: "folio; fwd=uri-miss", age: nil)
+        case .success(.upstream(let answer)):
+            if let (stale, staleness) = staleServable, token == nil || token == stale.token {
+                return .served(
+                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(answer.status); ttl=-\(staleness.wholeSeconds)",
+                    age: Int((cache.now() - stale.storedAt).wholeSeconds))
+            }
+            return .upstream(answer, cacheStatus: "folio; fwd=miss; fwd-status=\(answer.status)")
+        case .failure(let error):
+            let folioError = Self.folioError(error)
+            if let (stale, staleness) = staleServable, token == nil || token == stale.token {
+                return .served(
+                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(folioError.status); ttl=-\(staleness.wholeSeconds)",
+                    age: Int((cache.now() - stale.storedAt).wholeSeconds))
+            }
+            throw folioError.adding(header: .init("Cache-Status", "folio; fwd=miss; fwd-status=\(folioError.status)"))
+        }
+    }
+
+    /// Fetches without the cache (credentials under `bypass`, or uncacheable answers).
+    private func direct(
+        _ fetch: @Sendable (Snapshot?) async throws -> FillResult, token: String?, cacheStatus: String
+    ) async throws -> Resolution {
+        let result: FillResult
+        do {
+            result = try await fetch(nil)
+        } catch {
+            let folioError = Self.folioError(error)
+            throw folioError.adding(header: .init("Cache-Status", "\(cacheStatus); fwd-status=\(folioError.status)"))
+        }
+        switch result {
+        case .stored(let snapshot), .uncacheable(let snapshot):
+            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: cacheStatus) }
+            return .served(snapshot, cacheStatus: cacheStatus, age: nil)
+        case .upstream(let answer):
+            return .upstream(answer, cacheStatus: cacheStatus)
+        }
+    }
+
+    static func folioError(_ error: any Error) -> FolioError {
+        switch error {
+        case let error as FolioError: return error
+        case let error as UpstreamError: return error.folioError
+        default:
+            return FolioError(code: "upstream-failed", status: 502, title: "Upstream failed", detail: "\(error)")
+        }
+    }
+}
+
+extension FolioError {
+    func adding(header: HeaderField) -> FolioError {
+        FolioError(code: code, status: status, title: title, detail: detail, headers: headers + [header])
+    }
+}

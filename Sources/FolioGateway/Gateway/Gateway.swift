@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The gateway: matches a request to a configured route and answers it from the route's
+/// snapshot, forwards it, or sends it to the fallback upstream.
+///
+/// One instance per loaded configuration; everything in it is immutable except the cache.
+public final class Gateway: Sendable {
+    let configuration: Configuration
+    let routes: [RouteRuntime]
+    let table: RouteTable
+    let cache: SnapshotCache
+    let upstream: UpstreamClient
+    let logger: Logger
+
+    public init(
+        configuration: Configuration,
+        upstream: UpstreamClient,
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) throws(FolioError) {
+        self.configuration = configuration
+        var routes: [RouteRuntime] = []
+        for route in configuration.routes {
+            routes.append(try RouteRuntime(route, limits: configuration.limits))
+        }
+        self.routes = routes
+        self.table = RouteTable(patterns: configuration.routes.map(\.path))
+        self.cache = SnapshotCache(now: now)
+        self.upstream = upstream
+        self.logger = logger
+    }
+
+    /// Upstream client settings derived from the config's limits.
+    public static func upstreamSettings(for configuration: Configuration) -> UpstreamSettings {
+        let limits = configuration.limits
+        var maxPerHost = 8
+        for route in configuration.routes {
+            if let paging = route.upstreamPaging { maxPerHost = max(maxPerHost, paging.concurrency) }
+        }
+        return UpstreamSettings(
+            connectTimeout: limits.connectTimeout,
+            responseTimeout: limits.upstreamTimeout,
+            maxBodyBytes: limits.maxUpstreamBytes,
+            maxConnectionsPerHost: maxPerHost
+        )
+    }
+
+    /// Answers one client request.
+    public func respond(to request: Request, context: GatewayContext) async -> Response {
+        let requestID = RequestID.accept(request.headers[.xRequestID])
+        var response: Response
+        do {
+            response = try await route(request, context: context, requestID: requestID)
+        } catch let error as FolioError {
+            response = Problem.response(error)
+        } catch let error as UpstreamError {
+            response = Problem.response(error.folioError)
+        } catch {
+            logger.error("unexpected error", metadata: ["folio.request_id": "\(requestID)", "error": "\(error)"])
+            response = Problem.response(
+                FolioError(code: "internal", status: 500, title: "Internal error", detail: "unexpected error"))
+        }
+        response.headers[.xRequestID] = requestID
+        CORS.decorate(&response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins)
+        return response
+    }
+
+    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
+        try RequestLimits.check(request, limits: configuration.limits)
+        let target = RequestTarget(request.head.path ?? "/")
+        guard let match = try table.match(rawPath: target.path) else {
+            return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
+        }
+        let route = routes[match.routeIndex]
+        switch request.method {
+        case .get, .head:
+            return try await serveList(request, context: context, route: route, match: match, target: target, requestID: requestID)
+        case .options:
+            return CORS.preflight(request, allowed: configuration.server.cors.allowOrigins)
+        case .post, .put, .patch, .delete:
+            return try await forwardUnsafe(request, context: context, route: route, match: match, target: target, requestID: requestID)
+        default:
+            var response = Problem.response(
+                FolioError(
+                    code: "method-not-allowed", status: 405, title: "Method not allowed",
+                    detail: "\(request.method.rawValue) is not served on \(route.config.path.text)"))
+            response.headers[.allow] = CORS.allowedMethods
+            return response
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let xRequestID = Self("X-Request-ID")!
+    static let xTotalCount = Self("X-Total-Count")!
+    static let cacheStatus = Self("Cache-Status")!
+    static let link = Self("Link")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
+    static let forwarded = Self("Forwarded")!
+}

@@ -1,0 +1,18 @@
+/// The request target split into its raw path and raw query, both exactly as sent.
+struct RequestTarget: Sendable {
+    let raw: String
+    let path: Substring
+    /// nil when there is no `?`.
+    let query: Substring?
+
+    init(_ raw: String) {
+        self.raw = raw
+        if let q = raw.firstIndex(of: "?") {
+            path = raw[..<q]
+            query = raw[raw.index(after: q)...]
+        } else {
+            path = raw[...]
+            query = nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import FolioGateway
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start a built-in legacy upstream and the gateway in front of it.")
+
+    @Option(name: .long, help: "Port of the gateway.")
+    var port: Int = 8080
+
+    @Option(name: .long, help: "Demo config; `http://demo-upstream` in it is replaced by the built-in upstream.")
+    var config: String = "config/demo.yaml"
+
+    func run() async throws {
+        guard let template = try? String(contentsOfFile: config, encoding: .utf8) else {
+            fail("\(config): cannot read the demo config (run from the repository root, or pass --config)")
+        }
+        let bootstrapLogger = Logger(label: "folio.demo")
+        let upstreamPort = Port()
+        let upstream = DemoUpstream.application(logger: bootstrapLogger) { port in await upstreamPort.set(port) }
+        let upstreamGroup = ServiceGroup(configuration: .init(services: [upstream], logger: bootstrapLogger))
+        let upstreamTask = Task { try await upstreamGroup.run() }
+        let boundUpstream = await upstreamPort.value()
+
+        let yaml = template.replacingOccurrences(of: "http://demo-upstream", with: "http://127.0.0.1:\(boundUpstream)")
+        var configuration: Configuration
+        do {
+            configuration = try ConfigurationLoader.parse(yaml: yaml, file: config)
+        } catch {
+            fail(error.problems.map(\.description).joined(separator: "\n"))
+        }
+        configuration.server.listen.port = port
+        let logger = makeLogger(configuration)
+        let adminPort = Port()
+        let server: FolioServer
+        do {
+            server = try buildApplication(
+                configuration: configuration, logger: logger,
+                onListening: { bound in
+                    let admin = await adminPort.value()
+                    printTour(gateway: bound, admin: admin, upstream: boundUpstream)
+                },
+                onAdminListening: { await adminPort.set($0) })
+        } catch {
+            fail("demo: \(error)")
+        }
+        if configuration.server.admin == nil { await adminPort.set(0) }
+        do {
+            try await server.application.runService()
+        } catch {
+            fail("demo: \(error)")
+        }
+        await upstreamGroup.triggerGracefulShutdown()
+        _ = await upstreamTask.result
+    }
+}
+
+/// A one-shot async value, for ports known only once a listener is bound.
+actor Port {
+    private var port: Int?
+    private var waiters: [CheckedContinuation<Int, Never>] = []
+
+    func set(_ value: Int) {
+        port = value
+        for waiter in waiters { waiter.resume(returning: value) }
+        waiters = []
+    }
+
+    func value() async -> Int {
+        if let port { return port }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+func printTour(gateway: Int, admin: Int, upstream: Int) {
+    let base = "http://127.0.0.1:\(gateway)"
+    let text = """
+
+        Folio demo is running (Ctrl-C to stop).
+          legacy upstream (one big array): http://127.0.0.1:\(upstream)/objects
+          admin:                           http://127.0.0.1:\(admin)/readyz
+
+        Try:
+          curl -s '\(base)/objects?pageSize=5'                      # first page, totalCount and links
+          curl -s '\(base)/objects?pageSize=5&page=3'               # any page by number
+          curl -s '\(base)/objects?metadataOnly'                    # just the paging block
+          curl -si '\(base)/objects?pageSize=5' | grep -i -e link -e x-total-count
+          curl -si -H 'Range: items=100-104' '\(base)/objects'       # 206 Partial Content
+
+        """
+    print(text)
+    fflush(stdout)
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import FolioGateway
+import Foundation
+import Logging
+
+/// `folio`: serve, validate or demo (SPEC 1). Start-up errors are one line on stderr and exit 1.
+@main
+struct Folio: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "folio",
+        abstract: "A pagination gateway: serves legacy JSON lists as fluent pages.",
+        subcommands: [Serve.self, Validate.self, Demo.self]
+    )
+}
+
+/// Prints one line to stderr and exits 1: never a crash trace for a start-up problem.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+/// The config path: `--config`, then `$FOLIO_CONFIG`, then `config/folio.yaml`.
+func configPath(_ option: String?) -> String {
+    option ?? ProcessInfo.processInfo.environment["FOLIO_CONFIG"] ?? "config/folio.yaml"
+}
+
+func makeLogger(_ configuration: Configuration) -> Logger {
+    let level = Logger.Level(rawValue: configuration.logging.level.rawValue) ?? .info
+    LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+    var logger = Logger(label: "folio")
+    logger.logLevel = level
+    return logger
+}

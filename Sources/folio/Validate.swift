@@ -1,0 +1,23 @@
+import ArgumentParser
+import FolioGateway
+import Foundation
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check a config file without serving.")
+
+    @Option(name: .long, help: "Config file (default: $FOLIO_CONFIG, then config/folio.yaml).")
+    var config: String?
+
+    func run() throws {
+        let path = configPath(config)
+        do {
+            let configuration = try ConfigurationLoader.load(file: path)
+            print("ok: \(configuration.routes.count) routes")
+        } catch {
+            for problem in error.problems {
+                FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            }
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,3 +1,0 @@
-import FolioGateway
-import ArgumentParser
-print("folio")

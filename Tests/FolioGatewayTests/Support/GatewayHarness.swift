@@ -1,0 +1,102 @@
+import Foundation
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import FolioGateway
+
+/// Runs a real gateway (live HTTP on a loopback port) for `yaml` while `body` runs.
+func withGateway<T: Sendable>(
+    _ yaml: String,
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+    _ body: @Sendable (any TestClientProtocol, FolioServer) async throws -> T
+) async throws -> T {
+    let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
+    var logger = Logger(label: "folio.test")
+    logger.logLevel = .critical
+    let server = try buildApplication(configuration: configuration, logger: logger, now: now)
+    return try await server.application.test(.live) { client in
+        try await body(client, server)
+    }
+}
+
+/// A config with one route `/objects` in front of `upstream`, plus extra route keys
+/// (indented for the route mapping) and extra top-level YAML.
+func gatewayYAML(upstream: String, route: String = "", top: String = "") -> String {
+    """
+    server:
+      listen: 127.0.0.1:0
+      admin: null
+    \(top)
+    routes:
+      - name: objects
+        path: /objects
+        upstream: \(upstream)
+    \(route.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+    """
+}
+
+/// `count` objects as the upstream would send them, with their exact element texts.
+func objectsBody(_ count: Int, tag: String = "v1") -> (body: String, elements: [String]) {
+    let elements = (0..<count).map { #"{"id":\#($0),"name":"item \#($0)","tag":"\#(tag)","price":1.50}"# }
+    return ("[" + elements.joined(separator: ",") + "]", elements)
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+    var json: [String: Any] {
+        get throws { try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) }
+    }
+    func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
+}
+
+extension [String: Any] {
+    var paging: [String: Any] { self["paging"] as? [String: Any] ?? [:] }
+}
+
+/// The raw bytes of each item in an envelope body, found by re-scanning the `objects` array
+/// (so tests compare bytes, not decoded values).
+func rawItems(_ body: String, key: String = "objects") throws -> [String] {
+    let marker = "\"\(key)\":["
+    let start = try #require(body.range(of: marker)).upperBound
+    let bytes = Array(body.utf8)
+    var items: [String] = []
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var itemStart: Int? = nil
+    var i = body.utf8.distance(from: body.utf8.startIndex, to: start)
+    while i < bytes.count {
+        let b = bytes[i]
+        if inString {
+            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+        } else {
+            switch b {
+            case UInt8(ascii: "\""): inString = true; if itemStart == nil { itemStart = i }
+            case UInt8(ascii: "{"), UInt8(ascii: "["): if depth == 0 && itemStart == nil { itemStart = i }; depth += 1
+            case UInt8(ascii: "}"): depth -= 1
+            case UInt8(ascii: "]"):
+                if depth == 0 {
+                    if let s = itemStart { items.append(String(decoding: bytes[s..<i], as: UTF8.self)) }
+                    return items
+                }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 0, let s = itemStart { items.append(String(decoding: bytes[s..<i], as: UTF8.self)); itemStart = nil }
+            case UInt8(ascii: " "), UInt8(ascii: "\n"): break
+            default: if itemStart == nil { itemStart = i }
+            }
+        }
+        i += 1
+    }
+    throw TestFailure("unterminated items array")
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
