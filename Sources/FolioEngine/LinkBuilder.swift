@@ -1,0 +1,128 @@
+/// Writes the URLs of other pages of the same list (SPEC 3.1): the client's kept parameters as
+/// sent, then the paging parameters in the client's style, then the snapshot token.
+public struct LinkBuilder: Sendable {
+    private let prefix: String
+    private let pageSizeName: String
+    private let offsetName: String
+    private let pageName: String
+    public let style: ListRequest.Style
+    public let pageSize: Int
+    public let pageBase: Int
+    /// The snapshot token the page was cut from (also written into the envelope).
+    public let snapshot: String
+    private let snapshotSuffix: String
+
+    /// `base` is a path (`/objects`) or an absolute URL without a query; `kept` is
+    /// `ListRequest.kept`; `names` the route's renames.
+    public init(
+        base: String, kept: [QueryParameter], names: ParameterNames, style: ListRequest.Style,
+        pageSize: Int, pageBase: Int, snapshot: String
+    ) {
+        var prefix = base
+        prefix += "?"
+        for parameter in kept {
+            prefix += URIText.escapingInvalid(parameter.raw)
+            prefix += "&"
+        }
+        self.prefix = prefix
+        self.pageSizeName = URIText.escapingComponent(names.pageSize)
+        self.offsetName = URIText.escapingComponent(names.offset)
+        self.pageName = URIText.escapingComponent(names.page)
+        self.style = style
+        self.pageSize = pageSize
+        self.pageBase = pageBase
+        self.snapshot = snapshot
+        self.snapshotSuffix = "&snapshot=" + URIText.escapingComponent(snapshot)
+    }
+
+    /// The URL of the page starting at `offset`. In page style the offset is named by its page
+    /// number, `offset / pageSize + pageBase` (page-style links only ever point at aligned offsets).
+    public func url(offset: Int) -> String {
+        var url = prefix
+        url += pageSizeName
+        url += "=\(pageSize)&"
+        switch style {
+        case .offset:
+            url += offsetName
+            url += "=\(offset)"
+        case .page:
+            url += pageName
+            url += "=\(offset / pageSize + pageBase)"
+        }
+        url += snapshotSuffix
+        return url
+    }
+
+    /// The four links of `paging` as URLs, nil where the rel is absent.
+    public func urls(_ paging: Paging) -> (first: String?, previous: String?, next: String?, last: String?) {
+        (paging.first.map(url), paging.previous.map(url), paging.next.map(url), paging.last.map(url))
+    }
+
+    /// RFC 8288: `<u>; rel="first", <u>; rel="prev", <u>; rel="next", <u>; rel="last"`, absent
+    /// rels omitted.
+    public func linkHeader(_ paging: Paging) -> String {
+        let links = urls(paging)
+        var parts: [String] = []
+        parts.reserveCapacity(4)
+        if let first = links.first { parts.append("<\(first)>; rel=\"first\"") }
+        if let previous = links.previous { parts.append("<\(previous)>; rel=\"prev\"") }
+        if let next = links.next { parts.append("<\(next)>; rel=\"next\"") }
+        if let last = links.last { parts.append("<\(last)>; rel=\"last\"") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Percent-encoding for link text.
+enum URIText {
+    /// Leaves valid URI text as it is (the client's own encoding survives) and encodes only bytes
+    /// no URI may hold (controls, space, `"<>\^`{|}`, non-ASCII), so links stay safe inside
+    /// `<…>` in a `Link` header.
+    static func escapingInvalid(_ text: Substring) -> String {
+        guard text.utf8.contains(where: { !isURIByte($0) }) else { return String(text) }
+        return encode(text.utf8) { isURIByte($0) }
+    }
+
+    /// Encodes everything but RFC 3986 unreserved characters: for names and values Folio writes.
+    static func escapingComponent(_ text: String) -> String {
+        guard text.utf8.contains(where: { !isUnreserved($0) }) else { return text }
+        return encode(text.utf8) { isUnreserved($0) }
+    }
+
+    private static func encode(_ bytes: some Sequence<UInt8>, keeping keep: (UInt8) -> Bool) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            if keep(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// Bytes allowed somewhere in a URI (RFC 3986 reserved, unreserved and `%`).
+    static func isURIByte(_ byte: UInt8) -> Bool {
+        if isUnreserved(byte) { return true }
+        return switch byte {
+        case UInt8(ascii: "%"), UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"),
+            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+            UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default: false
+        }
+    }
+}

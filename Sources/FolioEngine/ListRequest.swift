@@ -1,0 +1,71 @@
+/// What a client asked of a list route, once its query and `Range` header are read.
+///
+/// The slice is fixed here (offset and effective page size); which list it is cut from
+/// (`sort`, `groupBy`, `beginsWith`, filters) is carried for the parts that order and section.
+public struct ListRequest: Sendable, Hashable {
+    /// How links name pages: by offset, or by page number if the client sent the page param.
+    public enum Style: Sendable, Hashable { case offset, page }
+
+    /// Start of the slice.
+    public var offset: Int
+    /// Effective page size, after clamping; for a `Range`, its width (clamped likewise).
+    public var pageSize: Int
+    public var style: Style
+    public var metadataOnly: Bool
+    public var snapshot: String?
+    public var sort: String?
+    public var groupBy: String?
+    public var beginsWith: String?
+    /// Groupable `?FIELD=value` filters, in the order sent.
+    public var filters: [Filter]
+    /// The `Range` being served (answered with 206), already clamped to `maxPageSize`; nil when
+    /// there was none, it was ignored (malformed, or with `metadataOnly`).
+    public var range: ItemRange?
+    /// The client's parameters that links keep, in the original order and encoding: all but
+    /// the paging params (after renames), `snapshot` and `metadataOnly`.
+    public var kept: [QueryParameter]
+
+    public struct Filter: Sendable, Hashable {
+        public let field: String
+        public let value: String
+
+        public init(field: String, value: String) {
+            self.field = field
+            self.value = value
+        }
+    }
+
+    public init(
+        offset: Int = 0, pageSize: Int, style: Style = .offset, metadataOnly: Bool = false,
+        snapshot: String? = nil, sort: String? = nil, groupBy: String? = nil,
+        beginsWith: String? = nil, filters: [Filter] = [], range: ItemRange? = nil,
+        kept: [QueryParameter] = []
+    ) {
+        self.offset = offset
+        self.pageSize = pageSize
+        self.style = style
+        self.metadataOnly = metadataOnly
+        self.snapshot = snapshot
+        self.sort = sort
+        self.groupBy = groupBy
+        self.beginsWith = beginsWith
+        self.filters = filters
+        self.range = range
+        self.kept = kept
+    }
+}
+
+extension ListRequest {
+    /// A canonical text of everything that shapes the answer's body apart from the snapshot and
+    /// the representation, for `ETag.make`: the kept parameters as sent, then the slice and the
+    /// link style (`page=2` and `offset=50` differ: their links differ).
+    public var normalizedQuery: String {
+        var text = ""
+        for parameter in kept {
+            text += parameter.raw
+            text += "&"
+        }
+        text += "#offset=\(offset)&pageSize=\(pageSize)&style=\(style == .page ? "page" : "offset")"
+        return text
+    }
+}

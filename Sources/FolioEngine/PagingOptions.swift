@@ -1,0 +1,44 @@
+/// The names a route uses for its paging parameters (config `params`), e.g. `limit` for `pageSize`.
+public struct ParameterNames: Sendable, Hashable {
+    public var pageSize: String
+    public var offset: String
+    public var page: String
+
+    public init(pageSize: String = "pageSize", offset: String = "offset", page: String = "page") {
+        self.pageSize = pageSize
+        self.offset = offset
+        self.page = page
+    }
+}
+
+/// What to do with a page size above `maxPageSize` (config `overMaxPageSize`).
+public enum OverMaxPageSize: String, Sendable, Hashable {
+    /// Serve `maxPageSize` items; links carry the clamped size.
+    case clamp
+    /// Answer 400, naming the maximum.
+    case reject
+}
+
+/// A route's paging settings, as far as reading a request needs them.
+public struct PagingOptions: Sendable, Hashable {
+    public var defaultPageSize: Int
+    public var maxPageSize: Int
+    public var overMax: OverMaxPageSize
+    public var names: ParameterNames
+    /// The number of the first page for `page` (0 or 1).
+    public var pageBase: Int
+    /// Field names usable as `?FIELD=value` filters; they count as Folio's own parameters.
+    public var groupable: [String]
+
+    public init(
+        defaultPageSize: Int = 25, maxPageSize: Int = 500, overMax: OverMaxPageSize = .clamp,
+        names: ParameterNames = ParameterNames(), pageBase: Int = 0, groupable: [String] = []
+    ) {
+        self.defaultPageSize = defaultPageSize
+        self.maxPageSize = maxPageSize
+        self.overMax = overMax
+        self.names = names
+        self.pageBase = pageBase
+        self.groupable = groupable
+    }
+}

@@ -1,0 +1,71 @@
+/// Parsing of the raw query text (after `?`), following SPEC 3: percent-decoding as UTF-8 with
+/// `+` as a space, strict about bad escapes because Hummingbird's own parser is not (it leaves
+/// keys encoded, so `page%53ize` would slip past duplicate detection).
+public enum QueryString {
+    /// Splits on `&` (empty pieces skipped) and decodes keys and values.
+    /// An invalid escape or invalid UTF-8 is a 400 (`invalid-query`).
+    public static func parse(_ query: Substring) throws(FolioError) -> [QueryParameter] {
+        var result: [QueryParameter] = []
+        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let key: String
+            let value: String
+            let hasValue: Bool
+            if let equals = piece.firstIndex(of: "=") {
+                key = try decode(piece[..<equals])
+                value = try decode(piece[piece.index(after: equals)...])
+                hasValue = true
+            } else {
+                key = try decode(piece)
+                value = ""
+                hasValue = false
+            }
+            result.append(QueryParameter(raw: piece, key: key, value: value, hasValue: hasValue))
+        }
+        return result
+    }
+
+    /// Decodes one key or value: `+` is a space, `%XX` a byte; the bytes must be UTF-8.
+    static func decode(_ text: Substring) throws(FolioError) -> String {
+        let utf8 = text.utf8
+        // Most parameters need no decoding; skip the byte copy for them.
+        if !utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            utf8.formIndex(after: &index)
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else {
+                    throw .invalidQuery("invalid percent-escape in \"\(DetailText.clip(String(text)))\"")
+                }
+                utf8.formIndex(after: &index)
+                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else {
+                    throw .invalidQuery("invalid percent-escape in \"\(DetailText.clip(String(text)))\"")
+                }
+                utf8.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw .invalidQuery("\"\(DetailText.clip(String(text)))\" does not decode to valid UTF-8")
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
