@@ -1,0 +1,27 @@
+extension Configuration {
+    /// `cache:` globally; a route's `cache:` may override all but `maxBytes`.
+    public struct CacheSettings: Sendable, Equatable {
+        /// `maxBytes`: all snapshots together (bytes, indexes, orders, sections); global only.
+        /// Default `512MiB`.
+        public var maxBytes: Int
+        /// `ttl`: freshness when the upstream sends no `Cache-Control`/`Expires`. Default `60s`.
+        public var ttl: Duration
+        /// `staleWhileRevalidate`: a stale list is served at once while one background refresh
+        /// runs. Default `30s`.
+        public var staleWhileRevalidate: Duration
+        /// `staleIfError`: a stale list is served when a refresh fails. Default `5m`.
+        public var staleIfError: Duration
+        /// `snapshotRetention`: how long a superseded snapshot still answers pinned links.
+        /// Default `10m`.
+        public var snapshotRetention: Duration
+
+        /// The SPEC 2 defaults.
+        public init() {
+            maxBytes = 512 << 20
+            ttl = .seconds(60)
+            staleWhileRevalidate = .seconds(30)
+            staleIfError = .seconds(5 * 60)
+            snapshotRetention = .seconds(10 * 60)
+        }
+    }
+}

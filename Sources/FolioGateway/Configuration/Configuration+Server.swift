@@ -1,0 +1,58 @@
+extension Configuration {
+    /// Listeners, proxy trust and shutdown timing (`server:`).
+    public struct Server: Sendable, Equatable {
+        /// `listen`: where clients connect. Default `0.0.0.0:8080`.
+        public var listen: ListenAddress
+        /// `admin`: `/livez`, `/readyz`, `/metrics`, `POST /purge`. Default `127.0.0.1:9090`;
+        /// `null` disables the admin listener.
+        public var admin: ListenAddress?
+        /// `adminToken`: when set, `POST /purge` needs `Authorization: Bearer TOKEN` from every
+        /// peer; unset, only loopback peers may purge. `FOLIO_ADMIN_TOKEN` sets it when the file
+        /// does not. Default `null`.
+        public var adminToken: String?
+        /// `publicBaseURL`: prefix for absolute links (e.g. `https://api.example.com`), stored
+        /// without a trailing slash. `null` (default): links are relative.
+        public var publicBaseURL: String?
+        /// `trustedProxies`: peers whose `X-Forwarded-*` / `Forwarded` headers are believed.
+        /// Default `[]`.
+        public var trustedProxies: [CIDR]
+        /// `idleTimeout`: idle client connections are closed (also ends slow header trickles).
+        /// Default `60s`.
+        public var idleTimeout: Duration
+        /// `shutdownDelay`: between failing readiness and closing the listener. Default `0s`.
+        public var shutdownDelay: Duration
+        /// `drainTimeout`: how long in-flight requests may finish after the listener closes.
+        /// Default `10s`.
+        public var drainTimeout: Duration
+        /// `fallbackUpstream`: origin (with an optional path prefix, no query) that receives
+        /// paths matching no route. `null` (default): such paths are 404.
+        public var fallbackUpstream: UpstreamURL?
+        /// `cors:`.
+        public var cors: CORS
+
+        /// The SPEC 2 defaults.
+        public init() {
+            listen = ListenAddress(host: "0.0.0.0", port: 8080)
+            admin = ListenAddress(host: "127.0.0.1", port: 9090)
+            adminToken = nil
+            publicBaseURL = nil
+            trustedProxies = []
+            idleTimeout = .seconds(60)
+            shutdownDelay = .zero
+            drainTimeout = .seconds(10)
+            fallbackUpstream = nil
+            cors = CORS()
+        }
+    }
+
+    /// Cross-origin access for browser clients (`server.cors:`).
+    public struct CORS: Sendable, Equatable {
+        /// `allowOrigins`: origins (`https://app.example.com`) that get
+        /// `Access-Control-Allow-Origin`, or `["*"]` for any. Default `[]`: no CORS headers.
+        public var allowOrigins: [String]
+
+        public init(allowOrigins: [String] = []) {
+            self.allowOrigins = allowOrigins
+        }
+    }
+}

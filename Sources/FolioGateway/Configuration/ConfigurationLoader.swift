@@ -1,0 +1,95 @@
+import Foundation
+import Yams
+
+/// Reads a YAML config file into a validated `Configuration` (SPEC 2).
+///
+/// Every problem is collected and reported at once with its position; only a YAML syntax error
+/// or a duplicate key stops early (there is no tree to walk), and is reported alone.
+public enum ConfigurationLoader {
+    static let rootKeys = ["server", "logging", "limits", "cache", "defaults", "routes"]
+
+    /// Reads `file`; an unreadable file is a single problem at 1:1.
+    public static func load(
+        file: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> Configuration {
+        func unreadable(_ reason: String) -> ConfigurationError {
+            ConfigurationError(problems: [
+                ConfigurationProblem(file: file, line: 1, column: 1, path: "", message: "cannot read file: \(reason)")
+            ])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw unreadable("no such file")
+        }
+        guard !isDirectory.boolValue else { throw unreadable("it is a directory") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw unreadable(error.localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw unreadable("it is not UTF-8 text") }
+        return try parse(yaml: text, file: file, environment: environment)
+    }
+
+    /// Parses YAML text; `file` only names it in problems. `environment` supplies
+    /// `FOLIO_ADMIN_TOKEN` (when the file sets no `adminToken`) and `FOLIO_LOG_LEVEL` (overrides
+    /// `logging.level`).
+    public static func parse(
+        yaml: String, file: String, environment: [String: String] = [:]
+    ) throws(ConfigurationError) -> Configuration {
+        let root: Node
+        do {
+            root = try Yams.compose(yaml: yaml) ?? Node.mapping(Node.Mapping([]))
+        } catch {
+            throw ConfigurationError(problems: [syntaxProblem(error, yaml: yaml, file: file)])
+        }
+        var reader = ConfigurationReader(file: file)
+        let configuration = reader.configuration(
+            ConfigEntry(node: root, location: ConfigLocation(path: "", mark: root.mark)), environment: environment)
+        let problems = reader.problems.enumerated()
+            .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+            .map(\.element)
+        guard problems.isEmpty, let configuration else { throw ConfigurationError(problems: problems) }
+        return configuration
+    }
+}
+
+extension ConfigurationReader {
+    /// The whole document; `nil` only when something was reported.
+    mutating func configuration(_ root: ConfigEntry, environment: [String: String]) -> Configuration? {
+        guard let fields = fields(root, known: ConfigurationLoader.rootKeys) else { return nil }
+        var server = fields["server"].map { self.server($0) } ?? Configuration.Server()
+        var logging = fields["logging"].map { self.logging($0) } ?? Configuration.LoggingSettings()
+        let limits = fields["limits"].map { self.limits($0) } ?? Configuration.Limits()
+        let cache = fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
+            ?? Configuration.CacheSettings()
+        var defaults = Configuration.RouteDefaults()
+        if let e = fields["defaults"], let defaultFields = self.fields(e, known: Self.pagingKeys) {
+            defaults = paging(defaultFields, base: defaults)
+        }
+        var routes: [Configuration.Route] = []
+        if let e = fields["routes"] {
+            routes = self.routes(e, defaults: defaults, cache: cache)
+        } else {
+            report("missing required key 'routes' (at least one route)", at: fields.missing("routes"))
+        }
+
+        if server.adminToken == nil, let token = environment["FOLIO_ADMIN_TOKEN"], !token.isEmpty {
+            server.adminToken = token
+        }
+        if let text = environment["FOLIO_LOG_LEVEL"], !text.isEmpty {
+            if let level = Configuration.LogLevel(rawValue: text.lowercased()) {
+                logging.level = level
+            } else {
+                let names = Configuration.LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
+                report(
+                    "FOLIO_LOG_LEVEL='\(text)' is not a log level (\(names))",
+                    at: ConfigLocation(path: "logging.level", line: 1, column: 1))
+            }
+        }
+        guard problems.isEmpty else { return nil }
+        return Configuration(
+            server: server, logging: logging, limits: limits, cache: cache, defaults: defaults, routes: routes)
+    }
+}

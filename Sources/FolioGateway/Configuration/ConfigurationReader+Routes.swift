@@ -1,0 +1,194 @@
+extension ConfigurationReader {
+    static let routeKeys =
+        [
+            "name", "path", "upstream", "items", "sort", "sortable", "sectionKey", "groupable", "vary",
+            "forwardQuery", "authorized", "upstreamPaging", "cache",
+        ] + pagingKeys
+
+    /// Positions kept for the checks across routes.
+    private struct Placed {
+        var route: Configuration.Route
+        var index: Int
+        var nameLocation: ConfigLocation
+        var pathLocation: ConfigLocation
+    }
+
+    mutating func routes(
+        _ entry: ConfigEntry, defaults: Configuration.RouteDefaults, cache: Configuration.CacheSettings
+    ) -> [Configuration.Route] {
+        guard let items = elements(entry) else { return [] }
+        if items.isEmpty { report("at least one route is required", at: entry.location) }
+        var placed: [Placed] = []
+        for (index, item) in items.enumerated() {
+            if let one = route(item, index: index, defaults: defaults, cache: cache) { placed.append(one) }
+        }
+        for (position, later) in placed.enumerated() {
+            let earlier = placed.prefix(position)
+            if let first = earlier.first(where: { $0.route.name == later.route.name }) {
+                report(
+                    "duplicate route name '\(later.route.name)' (also routes[\(first.index)], line \(first.nameLocation.line))",
+                    at: later.nameLocation)
+            }
+            if let first = earlier.first(where: { $0.route.path.matchesSamePaths(as: later.route.path) }) {
+                report(
+                    "'\(later.route.path)' matches the same paths as '\(first.route.path)' of routes[\(first.index)] '\(first.route.name)'",
+                    at: later.pathLocation)
+            }
+        }
+        return placed.map(\.route)
+    }
+
+    private mutating func route(
+        _ entry: ConfigEntry, index: Int, defaults: Configuration.RouteDefaults, cache: Configuration.CacheSettings
+    ) -> Placed? {
+        guard let fields = fields(entry, known: Self.routeKeys) else { return nil }
+        var name: String? = nil
+        if let e = fields["name"], let text = string(e) {
+            if text.isEmpty || !text.unicodeScalars.allSatisfy(Self.isNameScalar) {
+                report("route names use letters, digits, '.', '_' and '-' (they become metric labels)", at: e.location)
+            } else {
+                name = text
+            }
+        }
+        var pattern: RoutePattern? = nil
+        if let e = fields["path"], let text = string(e) {
+            pattern = parsed(at: e.location, { () throws(ValueSyntaxError) in try RoutePattern(text) })
+        }
+        var upstream: UpstreamTemplate? = nil
+        if let e = fields["upstream"], let text = string(e) {
+            upstream = parsed(at: e.location, { () throws(ValueSyntaxError) in try UpstreamTemplate(text) })
+            if let upstream, let pattern {
+                for missing in Set(upstream.placeholderNames).subtracting(pattern.placeholderNames).sorted() {
+                    report("placeholder {\(missing)} does not appear in path '\(pattern.text)'", at: e.location)
+                }
+            }
+        }
+        for key in ["name", "path", "upstream"] where fields[key] == nil {
+            report("missing required key '\(key)'", at: fields.missing(key))
+        }
+
+        let paging = self.paging(fields, base: defaults)
+        var items = ""
+        if let e = fields["items"], let text = string(e) {
+            if let problem = ConfigurationText.jsonPointerProblem(text) { report(problem, at: e.location) } else { items = text }
+        }
+        let sort = fieldList(fields["sort"], allowingDescending: true)
+        let sortable = fieldList(fields["sortable"], allowingDescending: false)
+        var sectionKey: String? = nil
+        if let e = fields["sectionKey"], let text = nullableString(e), let text {
+            if let problem = ConfigurationText.fieldProblem(text) { report(problem, at: e.location) } else { sectionKey = text }
+        }
+        let reserved = paging.params.all + Configuration.Route.fixedParameterNames
+        let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved)
+        var vary: [String] = []
+        if let e = fields["vary"], let list = strings(e) {
+            for item in list {
+                if Self.isToken(item.text) { vary.append(item.text) } else {
+                    report("'\(item.text)' is not a header name", at: item.location)
+                }
+            }
+        }
+        var forwardQuery: [String] = []
+        if let e = fields["forwardQuery"], let list = strings(e) {
+            for item in list {
+                if item.text.isEmpty {
+                    report("a parameter name cannot be empty", at: item.location)
+                } else if reserved.contains(item.text) {
+                    report("'\(item.text)' is one of Folio's own parameters on this route, so it cannot be forwarded", at: item.location)
+                } else {
+                    forwardQuery.append(item.text)
+                }
+            }
+        }
+        var authorized = Configuration.Authorization.bypass
+        if let e = fields["authorized"], let value = choice(e, Configuration.Authorization.self) { authorized = value }
+        var upstreamPaging: Configuration.UpstreamPaging? = nil
+        if let e = fields["upstreamPaging"], !isNull(e.node) { upstreamPaging = self.upstreamPaging(e) }
+        var routeCache = cache
+        if let e = fields["cache"] { routeCache = self.cache(e, base: cache, global: false) }
+
+        guard let name, let pattern, let upstream, let nameEntry = fields["name"], let pathEntry = fields["path"] else {
+            return nil
+        }
+        let route = Configuration.Route(
+            name: name, path: pattern, upstream: upstream, items: items, sort: sort, sortable: sortable,
+            sectionKey: sectionKey, groupable: groupable, vary: vary, forwardQuery: forwardQuery,
+            authorized: authorized, upstreamPaging: upstreamPaging, paging: paging, cache: routeCache)
+        return Placed(route: route, index: index, nameLocation: nameEntry.location, pathLocation: pathEntry.location)
+    }
+
+    /// A list of item fields (`sort` entries may start with `-`); names in `reserved` are
+    /// refused because they would be read as Folio's own query parameters.
+    private mutating func fieldList(
+        _ entry: ConfigEntry?, allowingDescending: Bool, reserved: [String] = []
+    ) -> [String] {
+        guard let entry, let list = strings(entry) else { return [] }
+        var result: [String] = []
+        for item in list {
+            let field = allowingDescending && item.text.hasPrefix("-") ? String(item.text.dropFirst()) : item.text
+            if let problem = ConfigurationText.fieldProblem(field) {
+                report(problem, at: item.location)
+            } else if reserved.contains(field) {
+                report("'\(field)' is one of Folio's own parameters on this route, so it cannot be a filter", at: item.location)
+            } else {
+                result.append(item.text)
+            }
+        }
+        return result
+    }
+
+    static let upstreamPagingKeys = [
+        "style", "nextField", "pageParam", "offsetParam", "sizeParam", "size", "firstPage", "totalField", "maxPages",
+        "concurrency",
+    ]
+
+    private mutating func upstreamPaging(_ entry: ConfigEntry) -> Configuration.UpstreamPaging? {
+        guard let fields = fields(entry, known: Self.upstreamPagingKeys) else { return nil }
+        var style: Configuration.UpstreamPaging.Style? = nil
+        if let e = fields["style"] {
+            style = choice(e, Configuration.UpstreamPaging.Style.self)
+        } else {
+            report("missing required key 'style' (linkHeader, nextField, page or offset)", at: fields.missing("style"))
+        }
+        var paging = Configuration.UpstreamPaging(style: style ?? .linkHeader)
+        if let e = fields["nextField"], let text = string(e) {
+            if let problem = ConfigurationText.jsonPointerProblem(text) { report(problem, at: e.location) } else { paging.nextField = text }
+        }
+        for key in ["pageParam", "offsetParam", "sizeParam"] {
+            guard let e = fields[key], let text = string(e) else { continue }
+            if text.isEmpty { report("a parameter name cannot be empty", at: e.location); continue }
+            switch key {
+            case "pageParam": paging.pageParam = text
+            case "offsetParam": paging.offsetParam = text
+            default: paging.sizeParam = text
+            }
+        }
+        if let e = fields["size"], let n = atLeast(1, int(e), e) { paging.size = n }
+        if let e = fields["firstPage"], let n = atLeast(0, int(e), e) { paging.firstPage = n }
+        if let e = fields["totalField"], let text = nullableString(e), let text {
+            if let problem = ConfigurationText.jsonPointerProblem(text) { report(problem, at: e.location) } else { paging.totalField = text }
+        }
+        if let e = fields["maxPages"], let n = atLeast(1, int(e), e) { paging.maxPages = n }
+        if let e = fields["concurrency"], let n = int(e) {
+            if (1...Configuration.UpstreamPaging.maxConcurrency).contains(n) {
+                paging.concurrency = n
+            } else {
+                report("concurrency must be 1...\(Configuration.UpstreamPaging.maxConcurrency), got \(n)", at: e.location)
+            }
+        }
+        return style == nil ? nil : paging
+    }
+
+    /// Route names end up in metric labels and `?route=` values: keep them plain.
+    private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+    }
+
+    /// An HTTP field name (RFC 9110 token).
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+            }
+    }
+}

@@ -1,0 +1,64 @@
+extension ConfigurationReader {
+    static let loggingKeys = ["level", "access"]
+    static let limitsKeys = [
+        "maxUpstreamBytes", "maxItems", "maxJSONDepth", "upstreamTimeout", "connectTimeout", "crawlTimeout",
+        "maxURLBytes", "maxHeaderBytes", "maxHeaderCount", "maxRequestBodyBytes",
+    ]
+    static let cacheKeys = ["maxBytes", "ttl", "staleWhileRevalidate", "staleIfError", "snapshotRetention"]
+
+    mutating func logging(_ entry: ConfigEntry) -> Configuration.LoggingSettings {
+        var logging = Configuration.LoggingSettings()
+        guard let fields = fields(entry, known: Self.loggingKeys) else { return logging }
+        if let e = fields["level"], let level = choice(e, Configuration.LogLevel.self) { logging.level = level }
+        if let e = fields["access"], let access = bool(e) { logging.access = access }
+        return logging
+    }
+
+    mutating func limits(_ entry: ConfigEntry) -> Configuration.Limits {
+        var limits = Configuration.Limits()
+        guard let fields = fields(entry, known: Self.limitsKeys) else { return limits }
+        if let e = fields["maxUpstreamBytes"], let n = size(e) {
+            if n > Configuration.Limits.maxUpstreamBytesCeiling {
+                report("at most 4GiB (lists use 32-bit offsets)", at: e.location)
+            } else if n < 1 {
+                report("must be at least 1B", at: e.location)
+            } else {
+                limits.maxUpstreamBytes = n
+            }
+        }
+        if let e = fields["maxItems"], let n = atLeast(1, int(e), e) { limits.maxItems = n }
+        if let e = fields["maxJSONDepth"], let n = atLeast(1, int(e), e) { limits.maxJSONDepth = n }
+        if let e = fields["upstreamTimeout"], let d = positiveDuration(e) { limits.upstreamTimeout = d }
+        if let e = fields["connectTimeout"], let d = positiveDuration(e) { limits.connectTimeout = d }
+        if let e = fields["crawlTimeout"], let d = positiveDuration(e) { limits.crawlTimeout = d }
+        if let e = fields["maxURLBytes"], let n = atLeast(1, size(e), e) { limits.maxURLBytes = n }
+        if let e = fields["maxHeaderBytes"], let n = atLeast(1, size(e), e) { limits.maxHeaderBytes = n }
+        if let e = fields["maxHeaderCount"], let n = atLeast(1, int(e), e) { limits.maxHeaderCount = n }
+        if let e = fields["maxRequestBodyBytes"], let n = size(e) { limits.maxRequestBodyBytes = n }
+        return limits
+    }
+
+    /// The global `cache:` (with `maxBytes`), or a route's (`base` is the global one).
+    mutating func cache(_ entry: ConfigEntry, base: Configuration.CacheSettings, global: Bool) -> Configuration.CacheSettings {
+        var cache = base
+        let known = global ? Self.cacheKeys : Array(Self.cacheKeys.dropFirst())
+        let hints = global ? [:] : ["maxBytes": "the cache size is global: set it in the top-level cache:"]
+        guard let fields = fields(entry, known: known, hints: hints) else { return cache }
+        if let e = fields["maxBytes"], let n = size(e) { cache.maxBytes = n }
+        if let e = fields["ttl"], let d = duration(e) { cache.ttl = d }
+        if let e = fields["staleWhileRevalidate"], let d = duration(e) { cache.staleWhileRevalidate = d }
+        if let e = fields["staleIfError"], let d = duration(e) { cache.staleIfError = d }
+        if let e = fields["snapshotRetention"], let d = duration(e) { cache.snapshotRetention = d }
+        return cache
+    }
+
+    /// `value` when it is at least `minimum`; otherwise reported.
+    mutating func atLeast(_ minimum: Int, _ value: Int?, _ entry: ConfigEntry) -> Int? {
+        guard let value else { return nil }
+        guard value >= minimum else {
+            report("must be at least \(minimum), got \(value)", at: entry.location)
+            return nil
+        }
+        return value
+    }
+}

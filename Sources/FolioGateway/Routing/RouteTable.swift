@@ -1,0 +1,100 @@
+import FolioEngine
+
+/// The route a request path selected, with its decoded placeholder values.
+public struct RouteMatch: Sendable, Equatable {
+    /// Index into the patterns the table was built from (= `Configuration.routes`).
+    public let routeIndex: Int
+    /// Placeholder name → decoded value.
+    public let parameters: [String: String]
+
+    public init(routeIndex: Int, parameters: [String: String]) {
+        self.routeIndex = routeIndex
+        self.parameters = parameters
+    }
+}
+
+/// Folio's own path matcher (Hummingbird's router cannot express SPEC 2.1's precedence beside
+/// a fallback, see STACK_NOTES).
+///
+/// Patterns are grouped by segment count; a request decodes its segments once and scans its
+/// group. Route counts are small, so a scan beats a trie in simplicity at no measurable cost.
+public struct RouteTable: Sendable {
+    private let patterns: [RoutePattern]
+    private let bySegmentCount: [Int: [Int]]
+
+    public init(patterns: [RoutePattern]) {
+        self.patterns = patterns
+        var groups: [Int: [Int]] = [:]
+        for (index, pattern) in patterns.enumerated() {
+            groups[pattern.segments.count, default: []].append(index)
+        }
+        self.bySegmentCount = groups
+    }
+
+    /// The route for `rawPath` (as received: percent-encoded, no query), or `nil`.
+    ///
+    /// Segments compare case-sensitively after percent-decoding; where several routes match, the
+    /// one with a literal at the first position where their kinds differ wins; a trailing slash
+    /// is a segment of its own. Throws 400 when a segment's percent-encoding is bad, or when the
+    /// chosen route's placeholder value is `.` or `..` or holds `/`, `?` or `#` (it would change
+    /// the upstream URL's structure).
+    public func match(rawPath: Substring) throws(FolioError) -> RouteMatch? {
+        guard rawPath.utf8.first == UInt8(ascii: "/") else { return nil }
+        let rawSegments = rawPath.utf8.dropFirst().split(
+            separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard let candidates = bySegmentCount[rawSegments.count] else { return nil }
+        var decoded: [String] = []
+        decoded.reserveCapacity(rawSegments.count)
+        for raw in rawSegments {
+            guard let text = PercentEncoding.decode(Substring(raw)) else {
+                throw FolioError(
+                    code: "invalid-path", status: 400, title: "Invalid path",
+                    detail: "The path segment '\(Substring(raw))' has bad percent-encoding or is not UTF-8.")
+            }
+            decoded.append(text)
+        }
+        var best: Int? = nil
+        for index in candidates where matches(patterns[index], decoded) {
+            if let current = best {
+                if prefers(patterns[index], over: patterns[current]) { best = index }
+            } else {
+                best = index
+            }
+        }
+        guard let chosen = best else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, value) in zip(patterns[chosen].segments, decoded) {
+            guard case .placeholder(let name) = segment else { continue }
+            if value == "." || value == ".." || value.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+                throw FolioError(
+                    code: "invalid-path-parameter", status: 400, title: "Invalid path parameter",
+                    detail: "The value of {\(name)} may not be '.' or '..' or contain '/', '?' or '#'.")
+            }
+            parameters[name] = value
+        }
+        return RouteMatch(routeIndex: chosen, parameters: parameters)
+    }
+
+    private func matches(_ pattern: RoutePattern, _ segments: [String]) -> Bool {
+        for (segment, value) in zip(pattern.segments, segments) {
+            switch segment {
+            case .literal(let text): if text != value { return false }
+            case .placeholder: if value.isEmpty { return false }
+            }
+        }
+        return true
+    }
+
+    /// A literal beats a placeholder at the first position where the two differ in kind;
+    /// identical shapes keep the earlier route (the loader rejects those anyway).
+    private func prefers(_ candidate: RoutePattern, over current: RoutePattern) -> Bool {
+        for (a, b) in zip(candidate.segments, current.segments) {
+            switch (a, b) {
+            case (.literal, .placeholder): return true
+            case (.placeholder, .literal): return false
+            default: continue
+            }
+        }
+        return false
+    }
+}
