@@ -1,0 +1,61 @@
+import NIOHTTP1
+
+/// Header hygiene between client, Folio and upstream (SPEC 6).
+///
+/// Hop-by-hop headers describe one connection and must die with it; forwarding-chain headers
+/// are believed only from trusted proxies, since anyone else can write anything in them.
+public enum ProxyHeaders {
+    /// Headers to send upstream for a client request.
+    ///
+    /// Removes hop-by-hop headers, `Host` (the upstream URL's authority is sent) and
+    /// `Accept-Encoding` (Folio asks for what it can decode). `Content-Length` stays, for
+    /// forwarded bodies; `UpstreamClient.get` drops it. `X-Forwarded-For` gets `peer` appended
+    /// when the peer is trusted and is replaced by `peer` alone otherwise; `Forwarded` and the
+    /// other `X-Forwarded-*` pass only from trusted peers. `X-Request-ID` becomes `requestID`.
+    ///
+    /// - Parameter peer: the client's IP address as text, without port; nil when unknown.
+    public static func upstreamRequestHeaders(
+        from client: HTTPHeaders,
+        peer: String?,
+        peerIsTrusted: Bool,
+        requestID: String
+    ) -> HTTPHeaders {
+        var headers = client
+        removeHopByHop(&headers)
+        headers.remove(name: "host")
+        headers.remove(name: "accept-encoding")
+
+        let chain = peerIsTrusted ? headers["x-forwarded-for"].joined(separator: ", ") : ""
+        headers.remove(name: "x-forwarded-for")
+        if !peerIsTrusted {
+            headers.remove(name: "forwarded")
+            remove(&headers) { $0.hasASCIICaseInsensitivePrefix("x-forwarded-") }
+        }
+        switch (chain.isEmpty, peer) {
+        case (true, let peer?): headers.add(name: "X-Forwarded-For", value: peer)
+        case (false, let peer?): headers.add(name: "X-Forwarded-For", value: chain + ", " + peer)
+        case (false, nil): headers.add(name: "X-Forwarded-For", value: chain)
+        case (true, nil): break
+        }
+
+        headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        return headers
+    }
+
+    /// Headers of an upstream answer passed back to the client: hop-by-hop removed, and
+    /// `Content-Length`/`Content-Encoding` dropped because the body is sent decoded and
+    /// re-framed.
+    public static func clientResponseHeaders(from upstream: HTTPHeaders) -> HTTPHeaders {
+        var headers = upstream
+        removeHopByHop(&headers)
+        headers.remove(name: "content-length")
+        headers.remove(name: "content-encoding")
+        return headers
+    }
+
+    /// Removes every field whose name matches, keeping the order of the others.
+    static func remove(_ headers: inout HTTPHeaders, where matches: (String) -> Bool) {
+        guard headers.contains(where: { matches($0.name) }) else { return }
+        headers = HTTPHeaders(headers.compactMap { matches($0.name) ? nil : ($0.name, $0.value) })
+    }
+}

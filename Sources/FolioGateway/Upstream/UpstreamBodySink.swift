@@ -1,0 +1,12 @@
+import NIOCore
+
+/// Receives an upstream body chunk by chunk while it downloads, so nothing needs the whole
+/// body in memory before it is looked at (e.g. a streaming JSON indexer).
+///
+/// A sink itself need not be `Sendable`: it is used by one task at a time, but that task may
+/// not be the caller's (the download races a timeout in a child task).
+public protocol UpstreamBodySink: SendableMetatype {
+    /// Takes the next decoded chunk. Throwing aborts the download; `UpstreamClient.get`
+    /// rethrows the error unchanged.
+    mutating func receive(_ chunk: ByteBuffer) throws
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import FolioEngine
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+extension UpstreamClient {
+    /// Forwards a request as is (unsafe methods, `fallbackUpstream`) and returns the upstream's
+    /// answer with its body collected and decoded.
+    ///
+    /// The body streams through; more than `maxRequestBodyBytes` (by `Content-Length` up front,
+    /// or counted) fails with a `FolioError` 413. Redirects are passed back, not followed.
+    /// Timeouts, the decoded-size cap and the error codes are those of `get`.
+    public func forward<Body: AsyncSequence & Sendable>(
+        method: HTTPMethod,
+        url: String,
+        headers: HTTPHeaders,
+        body: Body,
+        maxRequestBodyBytes: Int
+    ) async throws -> (UpstreamHead, ByteBuffer) where Body.Element == ByteBuffer {
+        let declared = headers.first(name: "content-length").flatMap { Int($0.trimmingSpaces()) }
+        if let declared, declared > maxRequestBodyBytes {
+            throw FolioError.requestBodyTooLarge(limit: maxRequestBodyBytes)
+        }
+        let overflowed = NIOLockedValueBox(false)
+        let limited = LimitedBody(base: body, limit: maxRequestBodyBytes, overflowed: overflowed)
+        let headers = Self.outgoing(headers)
+        let maxBodyBytes = settings.maxBodyBytes
+        do {
+            return try await Deadline(after: settings.responseTimeout).run { [self] in
+                var request = HTTPClientRequest(url: url)
+                request.method = method
+                request.headers = headers
+                request.body = try await Self.requestBody(limited, declared: declared)
+                let response = try await execute(request)
+                let head = Self.head(of: response, url: url)
+                if let length = Self.declaredLength(head.headers), length > maxBodyBytes {
+                    throw UpstreamError.bodyTooLarge("Content-Length \(length) exceeds \(maxBodyBytes)")
+                }
+                let sink = Handover(CollectingSink(limit: maxBodyBytes))
+                try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+                return (head, sink.value.buffer)
+            }
+        } catch _ where overflowed.withLockedValue({ $0 }) {
+            throw FolioError.requestBodyTooLarge(limit: maxRequestBodyBytes)
+        }
+    }
+
+    /// No body at all when the client sent none, so a bodiless GET or DELETE is not turned into
+    /// a chunked one (AsyncHTTPClient still sends `Content-Length: 0` for methods that expect a
+    /// body); otherwise the client's length when it gave one, else chunked.
+    private static func requestBody<Base: AsyncSequence & Sendable>(
+        _ body: LimitedBody<Base>,
+        declared: Int?
+    ) async throws -> HTTPClientRequest.Body? where Base.Element == ByteBuffer {
+        var iterator = body.makeAsyncIterator()
+        guard let first = try await iterator.next() else { return nil }
+        let rest = PeekedBody(first: first, rest: Handover(iterator))
+        return .stream(rest, length: declared.map { .known(Int64($0)) } ?? .unknown)
+    }
+}

@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+extension UpstreamClient {
+    /// GETs `url`, following 301/302/303/307/308 only within its origin (at most 5 hops), and
+    /// streams the final body into the sink `makeSink` returns for the final head.
+    ///
+    /// The whole exchange must finish within `responseTimeout` (504). A redirect to another
+    /// origin fails before anything is sent there (502), as does a 6th redirect. The body is
+    /// decoded (gzip, deflate) and capped at `maxBodyBytes` in total (502). Errors thrown by
+    /// `makeSink` or the sink are rethrown unchanged.
+    public func get<Sink: UpstreamBodySink>(
+        _ url: String,
+        headers: HTTPHeaders,
+        makeSink: (UpstreamHead) throws -> Sink
+    ) async throws -> (UpstreamHead, Sink) {
+        let deadline = Deadline(after: settings.responseTimeout)
+        let headers = Self.outgoing(headers)
+        let (head, response) = try await deadline.run { [self] in
+            try await followRedirects(from: url, headers: headers)
+        }
+        let maxBodyBytes = settings.maxBodyBytes
+        if let length = Self.declaredLength(head.headers), length > maxBodyBytes {
+            throw UpstreamError.bodyTooLarge("Content-Length \(length) exceeds \(maxBodyBytes)")
+        }
+        let sink = Handover(try makeSink(head))
+        try await deadline.run {
+            try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+        }
+        return (head, sink.value)
+    }
+
+    /// The first non-redirect answer, with its body not yet read.
+    private func followRedirects(
+        from url: String,
+        headers: HTTPHeaders
+    ) async throws -> (UpstreamHead, HTTPClientResponse) {
+        let origin = Origin(url)
+        var current = url
+        var hops = 0
+        while true {
+            var request = HTTPClientRequest(url: current)
+            request.headers = headers
+            let response = try await execute(request)
+            let status = Int(response.status.code)
+            guard Redirect.isRedirect(status), let location = response.headers.first(name: "location") else {
+                return (Self.head(of: response, url: current), response)
+            }
+            guard hops < Self.maxRedirects else {
+                throw UpstreamError.tooManyRedirects("more than \(Self.maxRedirects) redirects from \(url)")
+            }
+            guard let origin, let next = Redirect.target(location, from: current, within: origin) else {
+                throw UpstreamError.redirectRefused("\(current) redirected to \(location)")
+            }
+            await Self.discard(response.body)
+            hops += 1
+            current = next
+        }
+    }
+
+    /// Reads a redirect's small body so its connection can be reused; a large one is dropped,
+    /// which closes the connection instead of downloading it.
+    private static func discard(_ body: HTTPClientResponse.Body) async {
+        var remaining = 64 << 10
+        do {
+            for try await chunk in body {
+                remaining -= chunk.readableBytes
+                if remaining < 0 { return }
+            }
+        } catch {}
+    }
+
+    /// Feeds every chunk to the sink as it arrives. Library errors are translated; the sink's
+    /// own errors pass unchanged.
+    static func stream<Sink: UpstreamBodySink>(
+        _ body: HTTPClientResponse.Body,
+        into sink: Handover<Sink>,
+        limit: Int
+    ) async throws {
+        var iterator = body.makeAsyncIterator()
+        var received = 0
+        while true {
+            let next: ByteBuffer?
+            do {
+                next = try await iterator.next()
+            } catch {
+                throw UpstreamError.translating(error, phase: .body)
+            }
+            guard let chunk = next else { return }
+            received += chunk.readableBytes
+            guard received <= limit else {
+                throw UpstreamError.bodyTooLarge("body exceeds \(limit) bytes")
+            }
+            try sink.value.receive(chunk)
+        }
+    }
+}

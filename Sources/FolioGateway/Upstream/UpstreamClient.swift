@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// Fetches from upstreams with SPEC 3.5's rules, which AsyncHTTPClient's defaults do not give:
+/// redirects only within the origin, one deadline over head and body, a decoded-size cap,
+/// and refused connections reported at once instead of retried until the connect timeout.
+public final class UpstreamClient: Sendable {
+    let settings: UpstreamSettings
+    let client: HTTPClient
+
+    /// Most redirects followed for one fetch (SPEC 3.5).
+    static let maxRedirects = 5
+
+    public init(settings: UpstreamSettings, eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
+        var configuration = HTTPClient.Configuration()
+        // Redirects are followed by `get` itself, which refuses other origins.
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(connect: TimeAmount(settings.connectTimeout))
+        configuration.decompression = .enabled(limit: .size(settings.maxBodyBytes))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.maxConnectionsPerHost
+        self.settings = settings
+        self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+    }
+
+    /// Must be called before the last reference goes away (AsyncHTTPClient asserts on it).
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// The request headers as sent on every hop: the upstream's `Host` comes from the URL,
+    /// framing from the body actually sent, and `Accept-Encoding` from what Folio can decode.
+    static func outgoing(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var headers = headers
+        headers.remove(name: "host")
+        headers.remove(name: "content-length")
+        headers.remove(name: "transfer-encoding")
+        headers.replaceOrAdd(name: "accept-encoding", value: "gzip, deflate")
+        return headers
+    }
+
+    /// Sends one request. The caller's `Deadline` bounds the exchange; AsyncHTTPClient's own
+    /// deadline (head only) is a backstop set later, so that Folio's timeout is the one reported.
+    func execute(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+        do {
+            let backstop = TimeAmount(settings.responseTimeout) + .seconds(1)
+            return try await client.execute(request, deadline: .now() + backstop)
+        } catch {
+            throw UpstreamError.translating(error, phase: .head)
+        }
+    }
+
+    /// The head Folio hands on: hop-by-hop headers never leave the exchange they belong to.
+    static func head(of response: HTTPClientResponse, url: String) -> UpstreamHead {
+        var headers = response.headers
+        ProxyHeaders.removeHopByHop(&headers)
+        return UpstreamHead(status: Int(response.status.code), headers: headers, url: url)
+    }
+
+    /// A `Content-Length` that alone proves the decoded body too large. A compressed body's
+    /// length says nothing about its decoded size, so it only counts without `Content-Encoding`.
+    static func declaredLength(_ headers: HTTPHeaders) -> Int? {
+        let encodings = headers[canonicalForm: "content-encoding"]
+        guard encodings.allSatisfy({ $0.lowercased() == "identity" }) else { return nil }
+        guard let value = headers.first(name: "content-length") else { return nil }
+        return Int(value.trimmingSpaces())
+    }
+}
+
+extension StringProtocol {
+    /// Trims spaces and tabs only, without Foundation.
+    func trimmingSpaces() -> SubSequence {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[start...end]
+    }
+}

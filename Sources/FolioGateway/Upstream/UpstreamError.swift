@@ -1,0 +1,67 @@
+import FolioEngine
+
+/// Why an upstream exchange failed, as Folio answers it (SPEC 3.5).
+///
+/// Opaque on purpose: switch on `code` (stable, also a metric label), never on cases.
+/// The client-facing detail never names the upstream URL or the underlying library error;
+/// those go to `description`, for logs only.
+public struct UpstreamError: Error, Sendable, CustomStringConvertible {
+    private enum Kind: Sendable {
+        case unreachable, connectTimeout, timeout, redirectRefused, tooManyRedirects, bodyTooLarge, failed
+    }
+
+    private let kind: Kind
+    /// What happened, for logs (may name hosts and library errors).
+    private let reason: String
+
+    private init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var code: String {
+        switch kind {
+        case .unreachable: "upstream-unreachable"
+        case .connectTimeout: "upstream-connect-timeout"
+        case .timeout: "upstream-timeout"
+        case .redirectRefused: "upstream-redirect-refused"
+        case .tooManyRedirects: "upstream-too-many-redirects"
+        case .bodyTooLarge: "upstream-body-too-large"
+        case .failed: "upstream-failed"
+        }
+    }
+
+    /// 504 for the two timeouts, 502 for everything else.
+    public var status: Int {
+        switch kind {
+        case .connectTimeout, .timeout: 504
+        default: 502
+        }
+    }
+
+    public var folioError: FolioError {
+        let (title, detail): (String, String) =
+            switch kind {
+            case .unreachable: ("Upstream unreachable", "The upstream refused the connection or could not be reached.")
+            case .connectTimeout: ("Upstream connect timeout", "The upstream did not accept a connection in time.")
+            case .timeout: ("Upstream timeout", "The upstream did not send its whole answer in time.")
+            case .redirectRefused: ("Upstream redirect refused", "The upstream redirected to another origin.")
+            case .tooManyRedirects: ("Too many upstream redirects", "The upstream redirected more than 5 times.")
+            case .bodyTooLarge: ("Upstream body too large", "The upstream body exceeds the configured size limit.")
+            case .failed: ("Upstream failed", "The upstream exchange failed.")
+            }
+        return FolioError(code: code, status: status, title: title, detail: detail)
+    }
+
+    public var description: String { "\(status) \(code): \(reason)" }
+}
+
+extension UpstreamError {
+    static func unreachable(_ reason: String) -> Self { Self(.unreachable, reason) }
+    static func connectTimeout(_ reason: String) -> Self { Self(.connectTimeout, reason) }
+    static func timeout(_ reason: String) -> Self { Self(.timeout, reason) }
+    static func redirectRefused(_ reason: String) -> Self { Self(.redirectRefused, reason) }
+    static func tooManyRedirects(_ reason: String) -> Self { Self(.tooManyRedirects, reason) }
+    static func bodyTooLarge(_ reason: String) -> Self { Self(.bodyTooLarge, reason) }
+    static func failed(_ reason: String) -> Self { Self(.failed, reason) }
+}
