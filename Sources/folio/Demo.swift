@@ -92,6 +92,5 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -si -H 'Range: items=100-104' '\(base)/objects'       # 206 Partial Content
 
         """
-    print(text)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data(text.utf8))
 }

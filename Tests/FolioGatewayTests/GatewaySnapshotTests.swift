@@ -1,3 +1,4 @@
+import FolioEngine
 import Foundation
 import HTTPTypes
 import HummingbirdTesting

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FolioEngine
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -32,21 +33,19 @@ public func buildApplication(
     do {
         gateway = try Gateway(configuration: configuration, upstream: upstream, logger: logger, now: now)
     } catch {
-        try? upstream.syncShutdown()
+        Task { try? await upstream.shutdown() }
         throw error
     }
     let readiness = Readiness()
     let limits = configuration.limits
-    let http1 = HTTP1Channel.Configuration(
-        idleTimeout: .nanoseconds(Int64(configuration.server.idleTimeout.components.seconds) * 1_000_000_000
-            + configuration.server.idleTimeout.components.attoseconds / 1_000_000_000),
-        httpDecoderConfiguration: .init(
-            // The parser's own caps sit above Folio's limits, so breaches get Folio's 414/431.
-            maxHeaderFieldSize: max(80 * 1024, limits.maxURLBytes * 2, limits.maxHeaderBytes * 2),
-            maxHeaderListSize: max(80 * 1024, limits.maxHeaderBytes * 2),
-            maxHeaderFieldCount: max(1000, limits.maxHeaderCount * 2)
-        )
+    // The parser's own caps sit above Folio's limits, so breaches get Folio's 414/431.
+    let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+        maxHeaderFieldSize: max(80 * 1024, limits.maxURLBytes * 2, limits.maxHeaderBytes * 2),
+        maxHeaderListSize: max(80 * 1024, limits.maxHeaderBytes * 2),
+        maxHeaderFieldCount: max(1000, limits.maxHeaderCount * 2)
     )
+    let idle = TimeAmount(configuration.server.idleTimeout)
+    let http1 = HTTP1Channel.Configuration(idleTimeout: idle, httpDecoderConfiguration: decoder)
     var application = Application(
         responder: GatewayResponder(gateway: gateway),
         server: .http1(configuration: http1),
@@ -74,5 +73,12 @@ struct UpstreamClientService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         try await client.shutdown()
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
