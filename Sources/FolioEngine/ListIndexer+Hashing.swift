@@ -23,6 +23,7 @@ struct TokenHasher: @unchecked Sendable {
 
     init(sortPrefix: [UInt8]) {
         sha.update(data: sortPrefix + [UInt8(ascii: "\n")])
+        scratch.reserveCapacity(Self.scratchCapacity)
     }
 
     /// Adds the element at `base[start..<end]`, preceded by a comma unless it is the first.
@@ -69,7 +70,6 @@ struct TokenHasher: @unchecked Sendable {
 
     private mutating func flushScratch() {
         guard !scratch.isEmpty else { return }
-        if scratch.capacity < Self.scratchCapacity { scratch.reserveCapacity(Self.scratchCapacity) }
         scratch.withUnsafeBytes { sha.update(bufferPointer: $0) }
         scratch.removeAll(keepingCapacity: true)
     }

@@ -35,211 +35,84 @@ extension ListIndexer {
         var isComplete: Bool { self == .zero || self == .integer || self == .fraction || self == .exponent }
     }
 
+    /// Kept out of line: error paths must not bloat the scanning loops.
+    @inline(never)
     func invalidJSON(at index: Int, _ expected: String) -> FolioError {
         .badUpstreamBody("invalid JSON at byte \(index - bodyStart): \(expected)")
     }
 
     /// Scans `base[resume..<end]`, the bytes of the current body not yet scanned.
+    ///
+    /// Each phase's case handles a resumed token; the helpers then chain straight into what
+    /// usually follows (key, colon, value; value, comma), so the common path does not go back
+    /// through the dispatch for every token.
     mutating func scan(_ base: UnsafePointer<UInt8>, upTo end: Int) throws(FolioError) {
         var i = resume
         defer { resume = i }
         scan: while i < end {
             switch phase {
-            case .string, .keyString:
-                while true {
-                    while i &+ 8 <= end,
-                          !Self.hasStringSpecial(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-                        i &+= 8
-                    }
-                    while i < end, !Self.isStringSpecial(base[i]) { i &+= 1 }
-                    guard i < end else { break scan }
-                    let c = base[i]
-                    if c == UInt8(ascii: "\"") {
-                        if phase == .keyString {
-                            if topRelevant { matchKey(base, from: keyStart + 1, to: i) }
-                            phase = .colon
-                            i &+= 1
-                        } else {
-                            i &+= 1
-                            endValue(base, at: i)
-                        }
-                        continue scan
-                    } else if c == UInt8(ascii: "\\") {
-                        guard i + 1 < end else { break scan }
-                        switch base[i + 1] {
-                        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                            i &+= 2
-                        case UInt8(ascii: "u"):
-                            let available = min(i + 6, end)
-                            var h = i + 2
-                            while h < available {
-                                guard Self.isHexDigit(base[h]) else {
-                                    throw invalidJSON(at: h, "expected 4 hex digits after '\\u'")
-                                }
-                                h += 1
-                            }
-                            guard available == i + 6 else { break scan }
-                            i &+= 6
-                        default:
-                            throw invalidJSON(at: i, "invalid escape in string")
-                        }
-                    } else if c < 0x20 {
-                        throw invalidJSON(at: i, "unescaped control character in string")
-                    } else {
-                        let length = try utf8Sequence(base, at: i, end: end)
-                        guard length > 0 else { break scan }
-                        i &+= length
-                    }
-                }
-
-            case .value, .valueOrArrayEnd:
-                while i < end, Self.isWhitespace(base[i]) { i &+= 1 }
-                guard i < end else { break scan }
-                let c = base[i]
-                switch c {
-                case UInt8(ascii: "\""):
-                    try beginValue(.string, at: i)
-                    phase = .string
-                case UInt8(ascii: "{"):
-                    try beginValue(.object, at: i)
-                    try push(object: true, at: i)
-                    phase = .keyOrObjectEnd
-                case UInt8(ascii: "["):
-                    try beginValue(.array, at: i)
-                    try push(object: false, at: i)
-                    phase = .valueOrArrayEnd
-                case UInt8(ascii: "-"):
-                    try beginValue(.number, at: i)
-                    numberPart = .sign
-                    phase = .number
-                case UInt8(ascii: "0"):
-                    try beginValue(.number, at: i)
-                    numberPart = .zero
-                    phase = .number
-                case UInt8(ascii: "1")...UInt8(ascii: "9"):
-                    try beginValue(.number, at: i)
-                    numberPart = .integer
-                    phase = .number
-                case UInt8(ascii: "t"):
-                    try beginValue(.boolean, at: i)
-                    beginLiteral(Self.trueLiteral, length: 4)
-                case UInt8(ascii: "f"):
-                    try beginValue(.boolean, at: i)
-                    beginLiteral(Self.falseLiteral, length: 5)
-                case UInt8(ascii: "n"):
-                    try beginValue(.null, at: i)
-                    beginLiteral(Self.nullLiteral, length: 4)
-                case UInt8(ascii: "]") where phase == .valueOrArrayEnd:
-                    try closeContainer(base, at: i)
-                default:
-                    throw invalidJSON(at: i, phase == .valueOrArrayEnd ? "expected a value or ']'" : "expected a value")
-                }
-                i &+= 1
-
-            case .number:
-                var part = numberPart
-                var complete = false
-                number: while i < end {
-                    let c = base[i]
-                    let isDigit = c &- UInt8(ascii: "0") < 10
-                    switch part {
-                    case .sign:
-                        guard isDigit else { throw invalidJSON(at: i, "expected a digit after '-'") }
-                        part = c == UInt8(ascii: "0") ? .zero : .integer
-                        i &+= 1
-                    case .zero, .integer, .fraction:
-                        if isDigit {
-                            if part == .zero { throw invalidJSON(at: i, "leading zero in number") }
-                            i &+= 1
-                            while i < end, base[i] &- UInt8(ascii: "0") < 10 { i &+= 1 }
-                        } else if c == UInt8(ascii: "."), part != .fraction {
-                            part = .point
-                            i &+= 1
-                        } else if c | 0x20 == UInt8(ascii: "e") {
-                            part = .exponentMark
-                            i &+= 1
-                        } else {
-                            complete = true
-                            break number
-                        }
-                    case .point:
-                        guard isDigit else { throw invalidJSON(at: i, "expected a digit after '.'") }
-                        part = .fraction
-                        i &+= 1
-                    case .exponentMark:
-                        if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
-                            part = .exponentSign
-                        } else if isDigit {
-                            part = .exponent
-                        } else {
-                            throw invalidJSON(at: i, "expected a digit or sign in exponent")
-                        }
-                        i &+= 1
-                    case .exponentSign:
-                        guard isDigit else { throw invalidJSON(at: i, "expected a digit in exponent") }
-                        part = .exponent
-                        i &+= 1
-                    case .exponent:
-                        guard isDigit else {
-                            complete = true
-                            break number
-                        }
-                        i &+= 1
-                        while i < end, base[i] &- UInt8(ascii: "0") < 10 { i &+= 1 }
-                    }
-                }
-                numberPart = part
-                guard complete else { break scan }
-                endValue(base, at: i)
-
             case .afterValue:
-                while i < end, Self.isWhitespace(base[i]) { i &+= 1 }
+                Self.skipWhitespace(base, &i, end)
                 guard i < end else { break scan }
                 let c = base[i]
                 if c == UInt8(ascii: ",") {
-                    phase = topIsObject ? .key : .value
+                    i &+= 1
+                    if topIsObject {
+                        phase = .key
+                        try scanMember(base, &i, end)
+                    } else {
+                        phase = .value
+                        Self.skipWhitespace(base, &i, end)
+                        guard i < end else { break scan }
+                        try scanValue(base, &i, end)
+                    }
                 } else if c == (topIsObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     try closeContainer(base, at: i)
+                    i &+= 1
                 } else {
                     throw invalidJSON(at: i, topIsObject ? "expected ',' or '}'" : "expected ',' or ']'")
                 }
-                i &+= 1
+
+            case .value, .valueOrArrayEnd:
+                Self.skipWhitespace(base, &i, end)
+                guard i < end else { break scan }
+                if phase == .valueOrArrayEnd, base[i] == UInt8(ascii: "]") {
+                    try closeContainer(base, at: i)
+                    i &+= 1
+                } else {
+                    try scanValue(base, &i, end)
+                }
 
             case .keyOrObjectEnd, .key:
-                while i < end, Self.isWhitespace(base[i]) { i &+= 1 }
+                Self.skipWhitespace(base, &i, end)
                 guard i < end else { break scan }
-                let c = base[i]
-                if c == UInt8(ascii: "\"") {
-                    keyStart = i
-                    phase = .keyString
-                } else if c == UInt8(ascii: "}"), phase == .keyOrObjectEnd {
+                if phase == .keyOrObjectEnd, base[i] == UInt8(ascii: "}") {
                     try closeContainer(base, at: i)
-                } else {
-                    throw invalidJSON(at: i, phase == .keyOrObjectEnd ? "expected a string key or '}'" : "expected a string key")
-                }
-                i &+= 1
-
-            case .colon:
-                while i < end, Self.isWhitespace(base[i]) { i &+= 1 }
-                guard i < end else { break scan }
-                guard base[i] == UInt8(ascii: ":") else { throw invalidJSON(at: i, "expected ':'") }
-                phase = .value
-                i &+= 1
-
-            case .literal:
-                while literalIndex < literalLength {
-                    guard i < end else { break scan }
-                    guard base[i] == UInt8(truncatingIfNeeded: literal >> (8 * UInt64(literalIndex))) else {
-                        throw invalidJSON(at: i, "invalid literal, expected '\(Self.literalText(literal, literalLength))'")
-                    }
                     i &+= 1
-                    literalIndex &+= 1
+                } else {
+                    try scanMember(base, &i, end)
                 }
+
+            case .string:
+                guard try scanStringContent(base, &i, end) else { break scan }
+                i &+= 1
                 endValue(base, at: i)
 
+            case .keyString:
+                guard try scanStringContent(base, &i, end) else { break scan }
+                try finishKey(base, &i, end)
+
+            case .colon:
+                try scanColonAndValue(base, &i, end)
+
+            case .number:
+                guard try scanNumber(base, &i, end) else { break scan }
+
+            case .literal:
+                guard try scanLiteral(base, &i, end) else { break scan }
+
             case .done:
-                while i < end, Self.isWhitespace(base[i]) { i &+= 1 }
+                Self.skipWhitespace(base, &i, end)
                 guard i < end else { break scan }
                 throw invalidJSON(at: i, "unexpected data after the JSON value")
 
@@ -263,35 +136,89 @@ extension ListIndexer {
         }
     }
 
-    /// Validates the UTF-8 sequence led by `base[at]` (at least 0x80) as far as the bytes reach:
-    /// its length when complete, 0 when the chunk ends inside it. Rejects overlongs, surrogates
-    /// (ED A0–BF) and anything above U+10FFFF.
+    /// At the first byte of a value (not whitespace): starts it and scans it as far as the bytes
+    /// go, leaving `phase` where it stopped.
     @inline(__always)
-    private func utf8Sequence(_ base: UnsafePointer<UInt8>, at i: Int, end: Int) throws(FolioError) -> Int {
-        let lead = base[i]
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        let length: Int
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xED: length = 3; high = 0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; low = 0x90
-        case 0xF4: length = 4; high = 0x8F
-        case 0xF1...0xF3: length = 4
-        default: throw invalidJSON(at: i, "invalid UTF-8 in string")
+    private mutating func scanValue(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError) {
+        let c = base[i]
+        switch c {
+        case UInt8(ascii: "\""):
+            try beginValue(.string, at: i)
+            i &+= 1
+            phase = .string
+            if try scanStringContent(base, &i, end) {
+                i &+= 1
+                endValue(base, at: i)
+            }
+        case UInt8(ascii: "{"):
+            try beginValue(.object, at: i)
+            try push(object: true, at: i)
+            phase = .keyOrObjectEnd
+            i &+= 1
+        case UInt8(ascii: "["):
+            try beginValue(.array, at: i)
+            try push(object: false, at: i)
+            phase = .valueOrArrayEnd
+            i &+= 1
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try beginValue(.number, at: i)
+            numberPart = c == UInt8(ascii: "-") ? .sign : c == UInt8(ascii: "0") ? .zero : .integer
+            phase = .number
+            i &+= 1
+            _ = try scanNumber(base, &i, end)
+        case UInt8(ascii: "t"):
+            try beginValue(.boolean, at: i)
+            beginLiteral(Self.trueLiteral, length: 4)
+            i &+= 1
+            _ = try scanLiteral(base, &i, end)
+        case UInt8(ascii: "f"):
+            try beginValue(.boolean, at: i)
+            beginLiteral(Self.falseLiteral, length: 5)
+            i &+= 1
+            _ = try scanLiteral(base, &i, end)
+        case UInt8(ascii: "n"):
+            try beginValue(.null, at: i)
+            beginLiteral(Self.nullLiteral, length: 4)
+            i &+= 1
+            _ = try scanLiteral(base, &i, end)
+        default:
+            throw invalidJSON(at: i, phase == .valueOrArrayEnd ? "expected a value or ']'" : "expected a value")
         }
-        let available = min(length, end - i)
-        if available >= 2 {
-            let second = base[i + 1]
-            guard second >= low, second <= high else { throw invalidJSON(at: i, "invalid UTF-8 in string") }
+    }
+
+    /// Expecting an object key (phase `.key` or `.keyOrObjectEnd`); chains into its value.
+    @inline(__always)
+    private mutating func scanMember(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError) {
+        Self.skipWhitespace(base, &i, end)
+        guard i < end else { return }
+        guard base[i] == UInt8(ascii: "\"") else {
+            throw invalidJSON(at: i, phase == .keyOrObjectEnd ? "expected a string key or '}'" : "expected a string key")
         }
-        var next = 2
-        while next < available {
-            guard base[i + next] & 0xC0 == 0x80 else { throw invalidJSON(at: i, "invalid UTF-8 in string") }
-            next += 1
-        }
-        return available == length ? length : 0
+        keyStart = i
+        i &+= 1
+        phase = .keyString
+        guard try scanStringContent(base, &i, end) else { return }
+        try finishKey(base, &i, end)
+    }
+
+    /// `base[i]` is the key's closing quote.
+    @inline(__always)
+    private mutating func finishKey(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError) {
+        if topRelevant { matchKey(base, from: keyStart + 1, to: i) }
+        i &+= 1
+        phase = .colon
+        try scanColonAndValue(base, &i, end)
+    }
+
+    @inline(__always)
+    private mutating func scanColonAndValue(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError) {
+        Self.skipWhitespace(base, &i, end)
+        guard i < end else { return }
+        guard base[i] == UInt8(ascii: ":") else { throw invalidJSON(at: i, "expected ':'") }
+        i &+= 1
+        phase = .value
+        Self.skipWhitespace(base, &i, end)
+        guard i < end else { return }
+        try scanValue(base, &i, end)
     }
 }

@@ -4,9 +4,7 @@ extension ListIndexer {
     @inline(__always)
     mutating func beginValue(_ kind: ValueKind, at start: Int) throws(FolioError) {
         if depth == itemsDepth {
-            guard starts.count < maxItems else {
-                throw FolioError.upstreamLimit("upstream list exceeds limits.maxItems (\(maxItems) items)")
-            }
+            guard starts.count < maxItems else { throw tooManyItems() }
             starts.append(UInt32(truncatingIfNeeded: start))
             elementStart = start
         }
@@ -26,10 +24,7 @@ extension ListIndexer {
 
     @inline(__always)
     mutating func push(object: Bool, at index: Int) throws(FolioError) {
-        guard depth < maxDepth else {
-            throw FolioError.upstreamLimit(
-                "upstream JSON nests deeper than limits.maxJSONDepth (\(maxDepth)) at byte \(index - bodyStart)")
-        }
+        guard depth < maxDepth else { throw tooDeep(at: index) }
         depth &+= 1
         topIsObject = object
         topRelevant = pendingRelevant
@@ -54,6 +49,16 @@ extension ListIndexer {
         endValue(base, at: index + 1)
     }
 
+    @inline(never)
+    func tooManyItems() -> FolioError {
+        .upstreamLimit("upstream list exceeds limits.maxItems (\(maxItems) items)")
+    }
+
+    @inline(never)
+    func tooDeep(at index: Int) -> FolioError {
+        .upstreamLimit("upstream JSON nests deeper than limits.maxJSONDepth (\(maxDepth)) at byte \(index - bodyStart)")
+    }
+
     @inline(__always)
     mutating func beginLiteral(_ bytes: UInt64, length: Int) {
         literal = bytes
@@ -74,6 +79,21 @@ extension ListIndexer {
     @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Skips whitespace; after a newline, indentation is skipped 8 spaces at a time.
+    @inline(__always)
+    static func skipWhitespace(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) {
+        while i < end {
+            let c = base[i]
+            guard c <= 0x20, isWhitespace(c) else { return }
+            i &+= 1
+            if c == 0x0A {
+                while i &+ 8 <= end, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                    i &+= 8
+                }
+            }
+        }
     }
 
     @inline(__always)

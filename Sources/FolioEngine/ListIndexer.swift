@@ -59,8 +59,12 @@ public struct ListIndexer: Sendable {
     public mutating func reserve(additionalBytes: Int) {
         let needed = min(store.count + max(0, additionalBytes), maxBytes)
         guard needed > store.capacity else { return }
-        let target = store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes)
-        store.reserveCapacity(target)
+        growStore(to: store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes))
+    }
+
+    private mutating func growStore(to capacity: Int) {
+        store.reserveCapacity(capacity)
+        HugePages.advise(store)
     }
 
     public mutating func append(_ chunk: [UInt8]) throws(FolioError) {
@@ -73,6 +77,9 @@ public struct ListIndexer: Sendable {
         do throws(FolioError) {
             guard chunk.count <= maxBytes - store.count else {
                 throw FolioError.upstreamLimit("upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)")
+            }
+            if chunk.count > store.capacity - store.count {
+                growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))
             }
             store.append(contentsOf: chunk)
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
@@ -104,8 +111,20 @@ public struct ListIndexer: Sendable {
         if let failure { throw failure }
         if store.count > bodyStart { _ = try endBody() }
         let token = hasher.token()
-        return (ItemList(bytes: Self.trimmed(store, slack: 4096), starts: Self.trimmed(starts, slack: 256),
+        return (ItemList(bytes: Self.trimmed(store), starts: Self.trimmed(starts, slack: 256),
                          ends: Self.trimmed(ends, slack: 256)), token)
+    }
+
+    /// The store with exact capacity (a copy when more than 4 KiB is unused).
+    private static func trimmed(_ store: [UInt8]) -> [UInt8] {
+        guard store.capacity - store.count > 4096 else { return store }
+        return Array(unsafeUninitializedCapacity: store.count) { buffer, count in
+            HugePages.advise(UnsafeRawPointer(buffer.baseAddress), byteCount: buffer.count)
+            store.withUnsafeBufferPointer { source in
+                _ = buffer.initialize(fromContentsOf: source)
+            }
+            count = store.count
+        }
     }
 
     /// A copy with exact capacity when `array` holds more than `slack` unused elements (malloc

@@ -102,6 +102,25 @@ import Testing
         }
     }
 
+    /// Large enough for the store to grow several times and to get huge-page advice.
+    @Test func multiMegabyteBodies() throws {
+        var gen = RandomJSON(seed: 11)
+        let elements = (0..<20_000).map { _ in gen.object(count: 6, depth: 1) }
+        let document = gen.array(of: elements)
+        #expect(document.count > 4 << 20)
+        for reserve in [false, true] {
+            var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
+            if reserve { indexer.reserve(additionalBytes: document.count) }
+            try feed(&indexer, document, chunkLengths: [65536, 1000, 7])
+            _ = try indexer.endBody()
+            let (list, token) = try indexer.finish()
+            #expect(list.bytes == document)
+            #expect(list.elements == elements)
+            #expect(token == SnapshotToken.compute(sort: [], elements: elements))
+            #expect(list.bytes.capacity - list.bytes.count <= 4096)
+        }
+    }
+
     @Test func finishTrimsSlackCapacity() throws {
         var gen = RandomJSON(seed: 5)
         let document = gen.array(of: gen.elements(2000))
