@@ -67,10 +67,13 @@ public struct ListIndexer: Sendable {
         HugePages.advise(store)
     }
 
+    /// Convenience for `append(_: UnsafeRawBufferPointer)`.
     public mutating func append(_ chunk: [UInt8]) throws(FolioError) {
         try chunk.withUnsafeBufferPointer { (bytes) throws(FolioError) in try append(UnsafeRawBufferPointer(bytes)) }
     }
 
+    /// Copies and scans the next bytes of the current body; throws as soon as they cannot start
+    /// a valid body or exceed a limit, so a bad download can be cancelled early.
     public mutating func append(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
         if let failure { throw failure }
         guard !chunk.isEmpty else { return }
