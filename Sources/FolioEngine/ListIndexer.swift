@@ -1,0 +1,191 @@
+/// Streaming, validating indexer of upstream JSON lists (SPEC 3.4, 3.5).
+///
+/// Feed each body's bytes chunk by chunk as they download; the indexer copies them into one
+/// contiguous store, validates the whole document incrementally (a resumable state machine with
+/// an explicit stack, so hostile nesting cannot overflow the call stack), finds the array at
+/// `items`, records each direct element's byte range and hashes each completed element into the
+/// snapshot token. A crawl feeds several bodies into one indexer; their elements form one list.
+///
+/// After an error the indexer is spent: every later call throws the same error.
+public struct ListIndexer: Sendable {
+    // Configuration.
+    let maxBytes: Int
+    let maxItems: Int
+    let maxDepth: Int
+
+    // The list being built.
+    var store: [UInt8] = []
+    var starts: [UInt32] = []
+    var ends: [UInt32] = []
+    var hasher: TokenHasher
+    var failure: FolioError?
+
+    // Scanner state of the current body; see ListIndexer+Scanner.swift.
+    var bodyStart = 0
+    var bodyItemsStart = 0
+    /// Store index where scanning resumes (start of an incomplete token or escape, if any).
+    var resume = 0
+    var phase = Phase.bodyStart
+    var numberPart = NumberPart.integer
+    var literal: UInt64 = 0
+    var literalLength = 0
+    var literalIndex = 0
+    var bomMatched = 0
+    /// Open containers, innermost last: bit 0 set for an object, bit 1 when a pointer watches it.
+    var stack: [UInt8] = []
+    var depth = 0
+    var topIsObject = false
+    var topRelevant = true
+    var pendingRelevant = false
+    /// Depth of the open items array (its elements start at this depth), or -1.
+    var itemsDepth = -1
+    var elementStart = 0
+    var keyStart = 0
+    var openCaptures = 0
+    /// The items pointer first, then the capture pointers.
+    var pointers: [PointerTrack]
+
+    public init(items: JSONPointer, limits: IndexLimits, sort: [String], captures: [JSONPointer] = []) {
+        maxBytes = limits.effectiveMaxBytes
+        maxItems = max(0, limits.maxItems)
+        maxDepth = max(0, limits.maxDepth)
+        hasher = TokenHasher(sortPrefix: SnapshotToken.sortPrefix(sort))
+        pointers = [PointerTrack(items)] + captures.map(PointerTrack.init)
+        stack.reserveCapacity(min(maxDepth, 64))
+    }
+
+    /// Reserves room for the next body (its `Content-Length`), so the store is allocated once
+    /// for a single body instead of doubling; across a crawl it still grows geometrically.
+    public mutating func reserve(additionalBytes: Int) {
+        let needed = min(store.count + max(0, additionalBytes), maxBytes)
+        guard needed > store.capacity else { return }
+        growStore(to: store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes))
+    }
+
+    private mutating func growStore(to capacity: Int) {
+        store.reserveCapacity(capacity)
+        HugePages.advise(store)
+    }
+
+    /// Convenience for `append(_: UnsafeRawBufferPointer)`.
+    public mutating func append(_ chunk: [UInt8]) throws(FolioError) {
+        try chunk.withUnsafeBufferPointer { (bytes) throws(FolioError) in try append(UnsafeRawBufferPointer(bytes)) }
+    }
+
+    /// Copies and scans the next bytes of the current body; throws as soon as they cannot start
+    /// a valid body or exceed a limit, so a bad download can be cancelled early.
+    public mutating func append(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
+        if let failure { throw failure }
+        guard !chunk.isEmpty else { return }
+        do throws(FolioError) {
+            guard chunk.count <= maxBytes - store.count else {
+                throw FolioError.upstreamLimit("upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)")
+            }
+            if chunk.count > store.capacity - store.count {
+                growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))
+            }
+            store.append(contentsOf: chunk)
+            try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
+                let base = buffer.baseAddress!
+                try scan(base, upTo: buffer.count)
+                hasher.flushRun(base)
+            }
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Ends the current body: it must be one complete JSON value (trailing whitespace is fine)
+    /// with an array at `items`. The next `append` starts a new body.
+    public mutating func endBody() throws(FolioError) -> IndexedBody {
+        if let failure { throw failure }
+        do throws(FolioError) {
+            return try finishBody()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Ends a body still being fed, then returns the list and its snapshot token. The store is
+    /// trimmed so a cached list holds no slack capacity.
+    public consuming func finish() throws(FolioError) -> (list: ItemList, token: String) {
+        if let failure { throw failure }
+        if store.count > bodyStart { _ = try endBody() }
+        let token = hasher.token()
+        return (ItemList(bytes: Self.trimmed(store), starts: Self.trimmed(starts, slack: 256),
+                         ends: Self.trimmed(ends, slack: 256)), token)
+    }
+
+    /// The store with exact capacity (a copy when more than 4 KiB is unused).
+    private static func trimmed(_ store: [UInt8]) -> [UInt8] {
+        guard store.capacity - store.count > 4096 else { return store }
+        return Array(unsafeUninitializedCapacity: store.count) { buffer, count in
+            HugePages.advise(UnsafeRawPointer(buffer.baseAddress), byteCount: buffer.count)
+            store.withUnsafeBufferPointer { source in
+                _ = buffer.initialize(fromContentsOf: source)
+            }
+            count = store.count
+        }
+    }
+
+    /// A copy with exact capacity when `array` holds more than `slack` unused elements (malloc
+    /// rounds sizes up, so a smaller slack would not shrink).
+    private static func trimmed<T>(_ array: [T], slack: Int) -> [T] {
+        guard array.capacity - array.count > slack else { return array }
+        return Array(unsafeUninitializedCapacity: array.count) { buffer, count in
+            array.withUnsafeBufferPointer { source in
+                _ = buffer.initialize(fromContentsOf: source)
+            }
+            count = array.count
+        }
+    }
+
+    private mutating func finishBody() throws(FolioError) -> IndexedBody {
+        let end = store.count
+        switch phase {
+        case .done:
+            break
+        case .number where depth == 0 && numberPart.isComplete:
+            closeNumberAtBodyEnd()
+        case .bodyStart where end == bodyStart:
+            throw FolioError.badUpstreamBody("invalid JSON at byte 0: empty body")
+        default:
+            throw invalidJSON(at: end, "unexpected end of body, \(phase.expectation)")
+        }
+        let items = pointers[0]
+        guard items.status == .resolved else {
+            throw FolioError.badUpstreamBody("no array at items pointer '\(items.pointer)': \(items.missingDetail)")
+        }
+        var captures: [JSONPointer: [UInt8]] = [:]
+        for track in pointers.dropFirst() where track.status == .resolved {
+            captures[track.pointer] = Array(store[track.valueStart..<track.valueEnd])
+        }
+        let body = IndexedBody(itemCount: starts.count - bodyItemsStart, captures: captures)
+        store.withUnsafeBufferPointer { hasher.endBody($0.baseAddress) }
+        resetBody()
+        return body
+    }
+
+    private mutating func closeNumberAtBodyEnd() {
+        // A top-level number is never a list element, so there is nothing to hash.
+        phase = .done
+        if openCaptures > 0 { closeCaptures(at: store.count) }
+    }
+
+    private mutating func resetBody() {
+        bodyStart = store.count
+        bodyItemsStart = starts.count
+        resume = store.count
+        phase = .bodyStart
+        stack.removeAll(keepingCapacity: true)
+        depth = 0
+        topIsObject = false
+        topRelevant = true
+        pendingRelevant = false
+        itemsDepth = -1
+        openCaptures = 0
+        for index in pointers.indices { pointers[index].reset() }
+    }
+}
