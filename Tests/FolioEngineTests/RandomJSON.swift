@@ -1,23 +1,5 @@
 @testable import FolioEngine
 
-/// SplitMix64: a tiny deterministic PRNG, so a failing seed reproduces exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
-}
 
 /// Generates random valid JSON with known element bytes: every value kind, nesting, escapes,
 /// multi-byte UTF-8, awkward numbers and random whitespace between tokens.

@@ -1,4 +1,0 @@
-/// Identifies the engine build (the skeleton's smoke test reads it).
-public enum EngineVersion {
-    public static let name = "folio"
-}
