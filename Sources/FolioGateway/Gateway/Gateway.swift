@@ -30,7 +30,7 @@ public final class Gateway: Sendable {
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
-        self.cache = SnapshotCache(now: now)
+        self.cache = SnapshotCache(maxBytes: configuration.cache.maxBytes, now: now)
         self.upstream = upstream
         self.logger = logger
     }
