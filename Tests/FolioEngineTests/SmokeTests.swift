@@ -1,3 +1,0 @@
-import Testing
-@testable import FolioEngine
-@Test func engineBuilds() { #expect(EngineVersion.name == "folio") }
