@@ -91,6 +91,22 @@ extension FieldColumn {
         return descending ? ~value : value
     }
 
+    static let noCaseTail = UInt64.max
+
+    /// For an unescaped ASCII string of at most 56 bytes: its length, then one bit per byte (first
+    /// byte highest) set for `a`–`z`. Among strings of one folded key and one length, the exact
+    /// bytes differ only in case, and `A` < `a`, so these words order them exactly and are equal
+    /// exactly when the strings are. `noCaseTail` otherwise.
+    @inline(__always) func caseTail(_ element: Int) -> UInt64 {
+        guard kinds[element] == Kind.asciiString.rawValue else { return Self.noCaseTail }
+        let count = Int(second[element])
+        guard count <= 56 else { return Self.noCaseTail }
+        let start = bytes.baseAddress! + Int(first[element])
+        var mask: UInt64 = 0
+        for index in 0..<count where start[index] &- 0x61 < 26 { mask |= 1 << UInt64(55 - index) }
+        return UInt64(count) << 56 | mask
+    }
+
     /// How many chunk depths a string's rest needs beyond the first key.
     @inline(__always) func chunkDepth(_ element: Int) -> Int {
         let extra = stringParts(element).restCount - prefixBytes

@@ -15,12 +15,11 @@ enum OrderBuilder {
         return list.bytes.withUnsafeBufferPointer { bytes in
             let column = FieldColumn(list: list, bytes: bytes, field: field, rule: rule, elements: nil)
             var ties = BitVector(count: count)
-            let order = withScratch(count) { keys, spareKeys, spareOrder in
+            let order = withScratch(count) { scratch in
                 [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
                     for index in 0..<count { buffer[index] = UInt32(index) }
                     initialized = count
-                    let sorter = Sorter(column: column, descending: descending, order: buffer, keys: keys,
-                                        spareOrder: spareOrder, spareKeys: spareKeys)
+                    let sorter = scratch.sorter(column: column, descending: descending, order: buffer)
                     sorter.sort(0..<count, ties: &ties)
                 }
             }
@@ -44,10 +43,9 @@ enum OrderBuilder {
                 for group in groups { elements.append(contentsOf: order[group]) }
                 let column = FieldColumn(list: list, bytes: bytes, field: key.field, rule: rule, elements: elements)
                 var ties = BitVector(count: count)
-                withScratch(count) { keys, spareKeys, spareOrder in
+                withScratch(count) { scratch in
                     order.withUnsafeMutableBufferPointer { buffer in
-                        let sorter = Sorter(column: column, descending: key.descending, order: buffer, keys: keys,
-                                            spareOrder: spareOrder, spareKeys: spareKeys)
+                        let sorter = scratch.sorter(column: column, descending: key.descending, order: buffer)
                         for group in groups { sorter.sort(group, ties: &ties) }
                     }
                 }
@@ -58,19 +56,35 @@ enum OrderBuilder {
         return order
     }
 
-    private static func withScratch<Result>(
-        _ count: Int,
-        _ body: (UnsafeMutableBufferPointer<UInt64>, UnsafeMutableBufferPointer<UInt64>, UnsafeMutableBufferPointer<UInt32>) -> Result
-    ) -> Result {
-        let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(count, 1))
-        let spareKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(count, 1))
-        let spareOrder = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(count, 1))
-        defer {
-            keys.deallocate()
-            spareKeys.deallocate()
-            spareOrder.deallocate()
+    /// A sorter's working memory for `count` elements: 37 bytes an element, freed after the sort.
+    private struct Scratch {
+        let keys: UnsafeMutableBufferPointer<UInt64>
+        let spareKeys: UnsafeMutableBufferPointer<UInt64>
+        let spareOrder: UnsafeMutableBufferPointer<UInt32>
+        let early: UnsafeMutableBufferPointer<UInt64>
+        let depths: UnsafeMutableBufferPointer<UInt8>
+        let tails: UnsafeMutableBufferPointer<UInt64>
+
+        func sorter(column: FieldColumn, descending: Bool, order: UnsafeMutableBufferPointer<UInt32>) -> Sorter {
+            Sorter(column: column, descending: descending, order: order, keys: keys, spareOrder: spareOrder,
+                   spareKeys: spareKeys, early: early, depths: depths, tails: tails)
         }
-        return body(keys, spareKeys, spareOrder)
+    }
+
+    private static func withScratch<Result>(_ count: Int, _ body: (Scratch) -> Result) -> Result {
+        let size = max(count, 1)
+        let scratch = Scratch(keys: .allocate(capacity: size), spareKeys: .allocate(capacity: size),
+                              spareOrder: .allocate(capacity: size), early: .allocate(capacity: size * Sorter.earlyChunks),
+                              depths: .allocate(capacity: size), tails: .allocate(capacity: size))
+        defer {
+            scratch.keys.deallocate()
+            scratch.spareKeys.deallocate()
+            scratch.spareOrder.deallocate()
+            scratch.early.deallocate()
+            scratch.depths.deallocate()
+            scratch.tails.deallocate()
+        }
+        return body(scratch)
     }
 
     private static func titles(of column: FieldColumn, count: Int) -> Titles {
