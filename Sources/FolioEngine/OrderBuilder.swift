@@ -87,6 +87,13 @@ enum OrderBuilder {
         return body(scratch)
     }
 
+    /// The titles alone: one read of the field, no sort.
+    static func titles(list: ItemList, field: FieldPath) -> Titles {
+        list.bytes.withUnsafeBufferPointer { bytes in
+            titles(of: FieldColumn(list: list, bytes: bytes, field: field, rule: .sectionKey, elements: nil), count: list.count)
+        }
+    }
+
     private static func titles(of column: FieldColumn, count: Int) -> Titles {
         var perRank = [Int](repeating: 0, count: Int(column.hashRank) + 1)
         for element in 0..<count {

@@ -34,9 +34,8 @@ extension SnapshotIndexes {
         // Building the sectionKey order records its titles.
         _ = entry(OrderID(field: sectionKey, descending: false, crossType: false))
         if let titles = stateTitles() { return titles }
-        // The order was derived from the descending one, which carried no titles: build once.
-        let built = OrderBuilder.single(list: list, field: sectionKey, rule: .sectionKey, descending: false)
-        return storeTitles(built.titles!)
+        // The order was derived from the descending one, which carried no titles: read them once.
+        return storeTitles(OrderBuilder.titles(list: list, field: sectionKey))
     }
 
     /// The elements at positions `spans` of `sorted`, listed in `order`: a slice when `order` is

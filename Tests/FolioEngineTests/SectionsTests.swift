@@ -208,3 +208,34 @@ import Testing
         #expect(indexes.retainedBytes >= one + 4 * 1000)
     }
 }
+
+@Suite struct SectionsConcurrencyTests {
+    /// Many tasks asking for the same and different indexes at once get what one caller alone gets.
+    @Test func concurrentCallersAgree() async throws {
+        let (_, list) = OrderingTests.randomItems(seed: 601, count: 3000)
+        let name = try FieldPath("name")
+        let price = try FieldPath("price")
+        let alone = SnapshotIndexes(list: list, sectionKey: name)
+        let expectedName = alone.order(SortSpec(keys: [SortKey(name)]))
+        let expectedDown = alone.order(SortSpec(keys: [SortKey(price, descending: true)]))
+        let expectedSections = alone.alphabeticalSections(order: expectedName)
+        let expectedValues = alone.valueSections(field: price, order: nil)
+
+        let shared = SnapshotIndexes(list: list, sectionKey: name)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    switch task % 4 {
+                    case 0: return shared.order(SortSpec(keys: [SortKey(name)])) == expectedName
+                    case 1: return shared.order(SortSpec(keys: [SortKey(price, descending: true)])) == expectedDown
+                    case 2: return shared.alphabeticalSections(order: nil) == expectedSections
+                    default: return shared.valueSections(field: price, order: nil) == expectedValues
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0 })
+    }
+}
