@@ -25,7 +25,8 @@ struct Sorter {
 
     static let earlyChunks = 2
 
-    /// Runs at most this long go straight to comparisons.
+    /// Ranges at most this long are sorted by comparisons; runs this short order their next chunk
+    /// by insertion instead of a radix pass.
     static let comparisonCutoff = 48
     /// Chunk levels before a run of long equal-prefix strings falls back to comparisons.
     static let maximumDepth = 32
