@@ -84,7 +84,7 @@ import Testing
     /// Every pool name with random suffixes folds and titles like the literal reference.
     @Test func foldingMatchesTheReference() {
         let seed: UInt64 = 0x5EC7_1045
-        var random = SectionsSupport.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         var keys = SectionsSupport.namePool
         for _ in 0..<500 { keys.append(SectionsSupport.randomName(&random)) }
         for key in keys {

@@ -13,7 +13,7 @@ import Testing
     static func randomItems(seed: UInt64, count: Int, stringsOnly: Bool = false)
         -> (values: [(name: Support.Value, price: Support.Value)], list: ItemList)
     {
-        var random = Support.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         var values: [(name: Support.Value, price: Support.Value)] = []
         var elements: [String] = []
         for id in 0..<count {
@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: [31, 32, 33] as [UInt64])
     func descendingIsTheReverseForDistinctKeys(seed: UInt64) throws {
-        var random = Support.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         var seen = Set<[UInt8]>()
         var elements: [String] = []
         while elements.count < 400 {
@@ -163,7 +163,7 @@ import Testing
 
     @Test(arguments: [41, 42, 43] as [UInt64])
     func multiKeySortMatchesTheReference(seed: UInt64) throws {
-        var random = Support.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let categories = ["a", "b", "B", "é"]
         var rows: [(Support.Value, Support.Value, Support.Value)] = []
         var elements: [String] = []
@@ -227,7 +227,7 @@ import Testing
     /// cap; they must still sort exactly like the reference.
     @Test(arguments: [51, 52] as [UInt64])
     func longSharedPrefixesSortLikeTheReference(seed: UInt64) throws {
-        var random = Support.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         // Variation right at every chunk boundary (the first key holds 5 to 7 bytes of the rest).
         let prefixes = ["Abcdef", "Abcdefg", "abcdefgh", "Ábcdefghi", "Abcdefghijklmn", "Abcdefghijklmnop",
                         "Abcdefghijklmnopq", "Alexander Hamilton of ", "alexander hamilton of ", "Álexander Hamilton of ",

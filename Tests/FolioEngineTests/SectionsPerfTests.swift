@@ -22,7 +22,7 @@ struct SectionsPerfTests {
     }
 
     static func makeList(count: Int, seed: UInt64) -> ItemList {
-        var random = SectionsSupport.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let first = ["Alexander", "Alexandra", "anna", "Bob", "Charlotte", "Christopher", "David", "Élodie", "Emma",
                      "Frederick", "Gabriel", "Hannah", "Isabella", "Jacob", "Jonathan", "Katherine", "Liam", "Łukasz",
                      "Margaret", "Matthew", "Nicholas", "Olivia", "Øyvind", "Patricia", "Quentin", "Rebecca",

@@ -6,19 +6,6 @@ import Foundation
 /// without the engine's code: Foundation NFD, Unicode names to tell Latin letters, Swift's
 /// `uppercased()`, whole folded strings and `Array.sorted`.
 enum SectionsSupport {
-    /// SplitMix64: small, seedable, the same on every platform.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// An `ItemList` over `[e0,e1,…]`, element ranges computed from the texts themselves.
     static func list(_ elements: [String]) -> ItemList {
         var bytes: [UInt8] = [UInt8(ascii: "[")]

@@ -16,11 +16,15 @@ public final class Snapshot: Sendable {
     let lastModified: String?
     /// `must-revalidate`: never served stale.
     let mustRevalidate: Bool
+    /// Sort orders, sections and filters of this list, computed once each and shared by
+    /// every request on the snapshot.
+    public let indexes: SnapshotIndexes
 
     init(
         list: ItemList, token: String, storedAt: ContinuousClock.Instant, freshUntil: ContinuousClock.Instant,
-        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false
+        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false, indexes: SnapshotIndexes
     ) {
+        self.indexes = indexes
         self.list = list
         self.token = token
         self.storedAt = storedAt
@@ -28,6 +32,7 @@ public final class Snapshot: Sendable {
         self.etag = etag
         self.lastModified = lastModified
         self.mustRevalidate = mustRevalidate
+        self.accountedBytes = list.retainedBytes + indexes.retainedBytes
     }
 
     /// The same list with new freshness (a 304, or a refill that minted the same token).
@@ -35,11 +40,14 @@ public final class Snapshot: Sendable {
         Snapshot(
             list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,
             etag: freshness.etag ?? etag, lastModified: freshness.lastModified ?? lastModified,
-            mustRevalidate: freshness.mustRevalidate)
+            mustRevalidate: freshness.mustRevalidate, indexes: indexes)
     }
 
-    /// Bytes this snapshot keeps alive.
-    public var retainedBytes: Int { list.retainedBytes }
+    /// Bytes this snapshot keeps alive now (orders built later add to it).
+    public var retainedBytes: Int { list.retainedBytes + indexes.retainedBytes }
+    /// What the cache counted for it when it was stored: fixed, so adding and removing it
+    /// from the cache's total always balance.
+    let accountedBytes: Int
 
     /// Whole seconds of freshness left at `now` (negative once stale).
     func ttl(at now: ContinuousClock.Instant) -> Int64 {

@@ -126,18 +126,18 @@ final class SnapshotCache: Sendable {
             var outcome = result
             switch result {
             case .stored(let snapshot), .revalidated(let snapshot):
-                if snapshot.retainedBytes > maxBytes {
+                if snapshot.accountedBytes > maxBytes {
                     outcome = .uncacheable(snapshot)
                 } else if entry.generation == generation {
                     if let old = entry.current {
-                        state.bytes -= old.retainedBytes
+                        state.bytes -= old.accountedBytes
                         if old.token != snapshot.token {
                             Self.retain(old, key: key, at: now, retention: retention, in: &state)
                         }
                     }
                     entry.current = snapshot
                     entry.lastUsed = now
-                    state.bytes += snapshot.retainedBytes
+                    state.bytes += snapshot.accountedBytes
                 }
             default: break
             }
@@ -155,7 +155,7 @@ final class SnapshotCache: Sendable {
         state.withLock { state in
             for (key, var entry) in state.entries where key.route == route {
                 if let old = entry.current {
-                    state.bytes -= old.retainedBytes
+                    state.bytes -= old.accountedBytes
                     Self.retain(old, key: key, at: now, retention: retention, in: &state)
                 }
                 entry.current = nil
@@ -187,7 +187,7 @@ final class SnapshotCache: Sendable {
             .sorted { $0.value.lastUsed < $1.value.lastUsed }
         for (key, entry) in candidates {
             guard state.bytes > maxBytes else { return }
-            state.bytes -= entry.current!.retainedBytes
+            state.bytes -= entry.current!.accountedBytes
             state.entries[key]?.current = nil
             state.evictions += 1
         }
@@ -200,11 +200,11 @@ final class SnapshotCache: Sendable {
         let rkey = RetainedKey(key: key, token: snapshot.token)
         removeRetained(rkey, in: &state)
         state.retained[rkey] = Retained(snapshot: snapshot, supersededAt: now, retention: retention)
-        state.bytes += snapshot.retainedBytes
+        state.bytes += snapshot.accountedBytes
     }
 
     private static func removeRetained(_ rkey: RetainedKey, in state: inout State) {
-        if let old = state.retained.removeValue(forKey: rkey) { state.bytes -= old.snapshot.retainedBytes }
+        if let old = state.retained.removeValue(forKey: rkey) { state.bytes -= old.snapshot.accountedBytes }
     }
 
     private static func prune(_ state: inout State, now: ContinuousClock.Instant) {

@@ -41,9 +41,14 @@ extension Gateway {
             // Same content: keep the existing snapshot (and its memory) with new freshness.
             return .stored(previous.renewed(at: now, freshness: freshness))
         }
+        let indexes = SnapshotIndexes(list: list, sectionKey: route.sectionKey)
+        // The route's own order is built once per fill, before the snapshot is shared, so
+        // its bytes count against `cache.maxBytes` and no page request waits for it.
+        _ = indexes.order(route.defaultSort)
         let snapshot = Snapshot(
             list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,
-            etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
+            etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate,
+            indexes: indexes)
         return freshness.storable ? .stored(snapshot) : .uncacheable(snapshot)
     }
 }

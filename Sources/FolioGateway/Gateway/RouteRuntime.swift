@@ -9,6 +9,13 @@ struct RouteRuntime: Sendable {
     /// Lower-cased names of the `vary` headers.
     let varyNames: [String]
     let forwardQuery: Set<String>
+    /// The route's `sort`, the default order of its list.
+    let defaultSort: SortSpec
+    let sectionKey: FieldPath?
+    /// Field names a client may sort by: `sortable`, plus the `sectionKey` and `groupable`
+    /// fields, whose section offsets refer to that order.
+    let sortableFields: [String]
+    let groupableFields: [String: FieldPath]
 
     init(_ route: Configuration.Route, limits: Configuration.Limits) throws(FolioError) {
         self.config = route
@@ -26,6 +33,16 @@ struct RouteRuntime: Sendable {
             maxBytes: limits.maxUpstreamBytes, maxItems: limits.maxItems, maxDepth: limits.maxJSONDepth)
         self.varyNames = route.vary.map { $0.lowercased() }
         self.forwardQuery = Set(route.forwardQuery)
+        self.defaultSort = try SortSpec(parsing: route.sort)
+        self.sectionKey = try route.sectionKey.map { name throws(FolioError) in try FieldPath(name) }
+        var sortable = route.sortable
+        for name in [route.sectionKey].compactMap({ $0 }) + route.groupable where !sortable.contains(name) {
+            sortable.append(name)
+        }
+        self.sortableFields = sortable
+        var groupable: [String: FieldPath] = [:]
+        for name in route.groupable { groupable[name] = try FieldPath(name) }
+        self.groupableFields = groupable
     }
 
     var name: String { config.name }
