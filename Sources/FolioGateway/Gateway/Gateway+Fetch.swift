@@ -6,6 +6,9 @@ import NIOHTTP1
 extension Gateway {
     /// Fetches the route's upstream list and indexes it while it streams in.
     func fetchList(_ plan: FillPlan, route: RouteRuntime, previous: Snapshot?) async throws -> FillResult {
+        if let paging = route.config.upstreamPaging {
+            return try await crawlList(plan, route: route, paging: paging, previous: previous)
+        }
         let indexer = ListIndexer(items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort)
         let errorBodyLimit = min(configuration.limits.maxUpstreamBytes, 1 << 20)
         let (head, sink) = try await upstream.get(plan.url, headers: plan.headers) { head in
@@ -20,6 +23,11 @@ extension Gateway {
                     body: sink.collected))
         }
         let (list, token) = try sink.finish()
+        return storedList(list, token: token, route: route, previous: previous)
+    }
+
+    /// A received list as the key's newest snapshot, fresh for the route's `cache.ttl`.
+    func storedList(_ list: ItemList, token: String, route: RouteRuntime, previous: Snapshot?) -> FillResult {
         let now = cache.now()
         let freshUntil = now + route.config.cache.ttl
         if let previous, previous.token == token {
