@@ -82,6 +82,7 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
 
         Folio demo is running (Ctrl-C to stop).
           legacy upstream (one big array): http://127.0.0.1:\(upstream)/objects
+          legacy upstream (pages of 20):   http://127.0.0.1:\(upstream)/paged/objects
           admin:                           http://127.0.0.1:\(admin)/readyz
 
         Try:
@@ -90,6 +91,7 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -s '\(base)/objects?metadataOnly'                    # just the paging block
           curl -si '\(base)/objects?pageSize=5' | grep -i -e link -e x-total-count
           curl -si -H 'Range: items=100-104' '\(base)/objects'       # 206 Partial Content
+          curl -s '\(base)/paged-objects?pageSize=5&page=3'         # crawled from 67 upstream pages of 20
 
         """
     FileHandle.standardOutput.write(Data(text.utf8))
