@@ -82,6 +82,7 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
 
         Folio demo is running (Ctrl-C to stop).
           legacy upstream (one big array): http://127.0.0.1:\(upstream)/objects
+          legacy upstream (pages of 20):   http://127.0.0.1:\(upstream)/paged/objects
           admin:                           http://127.0.0.1:\(admin)/readyz
 
         Try:
@@ -94,6 +95,7 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -s '\(base)/objects?beginsWith=O&pageSize=5'          # jump to a section (Œuvre, Ørsted, Oscar…)
           curl -s '\(base)/objects?sort=-price&pageSize=3'           # another order
           curl -s '\(base)/objects?groupBy=category&metadataOnly'      # sections by a field's value
+          curl -s '\(base)/paged-objects?pageSize=5&page=3'         # crawled from 67 upstream pages of 20
 
         """
     FileHandle.standardOutput.write(Data(text.utf8))

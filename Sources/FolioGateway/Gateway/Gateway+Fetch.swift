@@ -8,6 +8,9 @@ extension Gateway {
     ///
     /// A stale `previous` with validators is revalidated: a 304 renews it without a body.
     func fetchList(_ plan: FillPlan, route: RouteRuntime, previous: Snapshot?) async throws -> FillResult {
+        if let paging = route.config.upstreamPaging {
+            return try await crawlList(plan, route: route, paging: paging, previous: previous)
+        }
         let indexer = ListIndexer(items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort)
         let errorBodyLimit = min(configuration.limits.maxUpstreamBytes, 1 << 20)
         var headers = plan.headers
@@ -36,6 +39,14 @@ extension Gateway {
                     body: sink.collected))
         }
         let (list, token) = try sink.finish()
+        return storedList(list, token: token, route: route, previous: previous, freshness: freshness)
+    }
+
+    /// A received list as the key's newest snapshot (or an uncacheable one), fresh as
+    /// `freshness` says.
+    func storedList(
+        _ list: ItemList, token: String, route: RouteRuntime, previous: Snapshot?, freshness: Freshness
+    ) -> FillResult {
         let now = cache.now()
         if let previous, previous.token == token, freshness.storable {
             // Same content: keep the existing snapshot (and its memory) with new freshness.
