@@ -35,9 +35,15 @@ final class SnapshotCache: Sendable {
 
     private let state = Mutex(State())
     let now: @Sendable () -> ContinuousClock.Instant
+    /// Called with the number of snapshots removed to stay within `cache.maxBytes` (metrics).
+    let onEviction: @Sendable (_ count: Int) -> Void
 
-    init(now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        onEviction: @escaping @Sendable (_ count: Int) -> Void = { _ in }
+    ) {
         self.now = now
+        self.onEviction = onEviction
     }
 
     /// The newest snapshot of `key`, fresh or not.
@@ -144,6 +150,45 @@ final class SnapshotCache: Sendable {
         }
     }
 
+    /// What `/metrics` reports; computed at scrape time so requests pay nothing for it.
+    var statistics: CacheStatistics {
+        state.withLock { state in
+            var stats = CacheStatistics()
+            for entry in state.entries.values {
+                if let current = entry.current {
+                    stats.snapshots += 1
+                    stats.bytes += current.retainedBytes
+                }
+                if entry.fill != nil { stats.fillsInFlight += 1 }
+            }
+            for retained in state.retained.values {
+                stats.snapshots += 1
+                stats.bytes += retained.snapshot.retainedBytes
+            }
+            return stats
+        }
+    }
+
+    /// Copies the snapshots (current and retained, not fills in flight) of `routes` from
+    /// `other`: a reload keeps the lists of routes whose config did not change.
+    func adopt(from other: SnapshotCache, routes: Set<String>) {
+        guard !routes.isEmpty else { return }
+        let taken = other.state.withLock { state in
+            (
+                entries: state.entries.compactMap { key, entry in
+                    routes.contains(key.route) ? entry.current.map { (key, $0) } : nil
+                },
+                retained: state.retained.filter { routes.contains($0.key.key.route) }
+            )
+        }
+        state.withLock { state in
+            for (key, snapshot) in taken.entries {
+                state.entries[key, default: Entry()].current = snapshot
+            }
+            state.retained.merge(taken.retained) { mine, _ in mine }
+        }
+    }
+
     private static func retain(
         _ snapshot: Snapshot, key: CacheKey, at now: ContinuousClock.Instant, retention: Duration, in state: inout State
     ) {
@@ -155,6 +200,13 @@ final class SnapshotCache: Sendable {
     private static func prune(_ state: inout State, now: ContinuousClock.Instant) {
         state.retained = state.retained.filter { $0.value.supersededAt + $0.value.retention >= now }
     }
+}
+
+/// Counts over every snapshot a cache holds.
+struct CacheStatistics: Sendable, Equatable {
+    var snapshots = 0
+    var bytes = 0
+    var fillsInFlight = 0
 }
 
 /// What a fill produced.

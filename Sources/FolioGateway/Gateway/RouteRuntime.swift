@@ -9,9 +9,12 @@ struct RouteRuntime: Sendable {
     /// Lower-cased names of the `vary` headers.
     let varyNames: [String]
     let forwardQuery: Set<String>
+    /// This route's metric handles, created once per config.
+    let metrics: RouteMetrics
 
-    init(_ route: Configuration.Route, limits: Configuration.Limits) throws(FolioError) {
+    init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) throws(FolioError) {
         self.config = route
+        self.metrics = metrics
         let p = route.paging
         self.paging = PagingOptions(
             defaultPageSize: p.pageSize,
