@@ -67,7 +67,7 @@ public func buildApplication(
         configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
-            logger.info("listening", metadata: ["listener": "client", "host": "\(listen.host)", "port": "\(port)"])
+            logger.info("listening", metadata: ["listener": "client", "host": "\(listen.host)", "port": .stringConvertible(port)])
             await onListening(port)
         },
         logger: logger
@@ -77,7 +77,7 @@ public func buildApplication(
         admin = AdminEndpoints.application(
             address: address, current: current, readiness: readiness, logger: logger,
             onServerRunning: { port in
-                logger.info("listening", metadata: ["listener": "admin", "host": "\(address.host)", "port": "\(port)"])
+                logger.info("listening", metadata: ["listener": "admin", "host": "\(address.host)", "port": .stringConvertible(port)])
                 await onAdminListening(port)
             })
     }

@@ -57,6 +57,8 @@ final class CurrentGateway: Sendable {
         }
     }
 
+    var hasRetired: Bool { state.withLock { !$0.retired.isEmpty } }
+
     /// Hands a client that never served to the next sweep.
     func retire(_ client: UpstreamClient) {
         state.withLock { $0.orphans.append(client) }

@@ -19,5 +19,8 @@ struct ReloadService: Service {
             logger.notice("reloading config", metadata: ["signal": "\(signal)"])
             _ = await server.reload(load)
         }
+        // No signals trapped (tests): the sequence ends at once, but the service must not, or
+        // the group would stop everything.
+        try? await gracefulShutdown()
     }
 }
