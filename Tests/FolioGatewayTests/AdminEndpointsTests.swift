@@ -37,6 +37,15 @@ struct AdminEndpointsTests {
         }
     }
 
+    @Test func readinessNeedsTheListenerAndEndsWithTheDrain() {
+        let readiness = Readiness()
+        #expect(!readiness.isReady)
+        readiness.markListening()
+        #expect(readiness.isReady)
+        readiness.startDraining()
+        #expect(!readiness.isReady)
+    }
+
     @Test func metricsIsPrometheusText() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
             _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in

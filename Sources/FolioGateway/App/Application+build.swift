@@ -67,6 +67,7 @@ public func buildApplication(
         configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
+            readiness.markListening()
             logger.info("listening", metadata: ["listener": "client", "host": "\(listen.host)", "port": .stringConvertible(port)])
             await onListening(port)
         },
