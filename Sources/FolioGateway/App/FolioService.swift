@@ -49,6 +49,7 @@ public final class FolioService: Sendable {
     }
 
     /// Serves until drained. Throws when a listener cannot start (e.g. the port is taken).
+    /// Cancelling it stops everything at once and returns `.cutOff`.
     public func run() async throws -> Termination {
         // Signal handlers first, so no signal that arrives once the listeners are up is lost.
         let drainSignals = await UnixSignalsSequence(trapping: self.drainSignals)
@@ -136,9 +137,13 @@ public final class FolioService: Sendable {
             logger.notice("drained")
             return .drained
         }
-        logger.error(
-            "drain timeout: cutting off requests still in flight",
-            metadata: ["in_flight": .stringConvertible(server.current.inFlight)])
+        if Task.isCancelled {
+            logger.notice("drain cancelled", metadata: ["in_flight": .stringConvertible(server.current.inFlight)])
+        } else {
+            logger.error(
+                "drain timeout: cutting off requests still in flight",
+                metadata: ["in_flight": .stringConvertible(server.current.inFlight)])
+        }
         running.cancel()
         // Give cancellation a moment to close connections, but never wait on a request that
         // ignores it.
