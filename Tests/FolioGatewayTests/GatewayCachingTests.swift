@@ -164,7 +164,7 @@ import Testing
             case "status": return .json("down", status: 503)
             case "timeout":
                 var reply = Self.reply([])
-                reply.delay = .seconds(3)
+                reply.delay = .seconds(6)
                 return reply
             default: return .json("[1,2,")
             }
@@ -172,10 +172,11 @@ import Testing
         defer { Task { await upstream.stop() } }
         let yaml = gatewayYAML(
             upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 0s, staleIfError: 60s }",
-            top: "limits:\n  upstreamTimeout: 500ms")
+            top: "limits:\n  upstreamTimeout: 2s")
         let expectedStatus = ["status": 503, "timeout": 504, "badBody": 502][fault]!
         try await withGateway(yaml, now: clock.now) { client, _ in
             let good = try await client.execute(uri: "/objects", method: .get)
+            try #require(good.status == .ok)
             let token = try good.json.paging["snapshot"] as? String
             failing.withLock { $0 = true }
             clock.advance(.seconds(40))

@@ -41,10 +41,17 @@ final class SnapshotCache: Sendable {
     private let state = Mutex(State())
     let now: @Sendable () -> ContinuousClock.Instant
     let maxBytes: Int
+    /// Called with the number of snapshots removed to stay within `cache.maxBytes` (metrics).
+    let onEviction: @Sendable (_ count: Int) -> Void
 
-    init(maxBytes: Int, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        maxBytes: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        onEviction: @escaping @Sendable (_ count: Int) -> Void = { _ in }
+    ) {
         self.maxBytes = maxBytes
         self.now = now
+        self.onEviction = onEviction
     }
 
     /// The newest snapshot of `key`, fresh or not; marks the key as used.
@@ -167,18 +174,13 @@ final class SnapshotCache: Sendable {
         }
     }
 
-    /// Snapshots held (current and retained), bytes held, evictions so far.
-    var statistics: (snapshots: Int, bytes: Int, evictions: Int) {
-        state.withLock { state in
-            (state.entries.values.count(where: { $0.current != nil }) + state.retained.count, state.bytes, state.evictions)
-        }
-    }
-
     private func evict(_ state: inout State, keeping protected: CacheKey?) {
         guard state.bytes > maxBytes else { return }
+        let before = state.evictions
+        defer { if state.evictions > before { onEviction(state.evictions - before) } }
         // Superseded snapshots go first, oldest first: they only serve pinned links.
         for (rkey, _) in state.retained.sorted(by: { $0.value.supersededAt < $1.value.supersededAt }) {
-            guard state.bytes > maxBytes else { return }
+            guard state.bytes > maxBytes else { break }
             Self.removeRetained(rkey, in: &state)
             state.evictions += 1
         }
@@ -186,10 +188,49 @@ final class SnapshotCache: Sendable {
         let candidates = state.entries.filter { $0.key != protected && $0.value.current != nil }
             .sorted { $0.value.lastUsed < $1.value.lastUsed }
         for (key, entry) in candidates {
-            guard state.bytes > maxBytes else { return }
+            guard state.bytes > maxBytes else { break }
             state.bytes -= entry.current!.accountedBytes
             state.entries[key]?.current = nil
             state.evictions += 1
+        }
+    }
+
+    /// What `/metrics` reports; computed at scrape time so requests pay nothing for it.
+    var statistics: CacheStatistics {
+        state.withLock { state in
+            var stats = CacheStatistics(bytes: state.bytes, evictions: state.evictions)
+            for entry in state.entries.values {
+                if entry.current != nil { stats.snapshots += 1 }
+                if entry.fill != nil { stats.fillsInFlight += 1 }
+            }
+            stats.snapshots += state.retained.count
+            return stats
+        }
+    }
+
+    /// Copies the snapshots (current and retained, not fills in flight) of `routes` from
+    /// `other`: a reload keeps the lists of routes whose config did not change.
+    func adopt(from other: SnapshotCache, routes: Set<String>) {
+        guard !routes.isEmpty else { return }
+        let taken = other.state.withLock { state in
+            (
+                entries: state.entries.compactMap { key, entry in
+                    routes.contains(key.route) ? entry.current.map { (key, $0) } : nil
+                },
+                retained: state.retained.filter { routes.contains($0.key.key.route) }
+            )
+        }
+        let now = self.now()
+        state.withLock { state in
+            for (key, snapshot) in taken.entries where state.entries[key]?.current == nil {
+                state.entries[key, default: Entry(lastUsed: now)].current = snapshot
+                state.bytes += snapshot.accountedBytes
+            }
+            for (rkey, retained) in taken.retained where state.retained[rkey] == nil {
+                state.retained[rkey] = retained
+                state.bytes += retained.snapshot.accountedBytes
+            }
+            evict(&state, keeping: nil)
         }
     }
 
@@ -212,6 +253,15 @@ final class SnapshotCache: Sendable {
             removeRetained(rkey, in: &state)
         }
     }
+}
+
+/// Counts over every snapshot a cache holds.
+struct CacheStatistics: Sendable, Equatable {
+    var snapshots = 0
+    /// Bytes counted against `cache.maxBytes`.
+    var bytes = 0
+    var fillsInFlight = 0
+    var evictions = 0
 }
 
 /// What a fill produced.

@@ -82,7 +82,9 @@ extension Gateway {
     func resolve(_ plan: FillPlan, token: String?, route: RouteRuntime) async throws -> Resolution {
         let settings = route.config.cache
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
-            try await self.fetchList(plan, route: route, previous: previous)
+            try await self.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+                try await self.fetchList(plan, route: route, previous: previous)
+            }
         }
         guard let key = plan.key else {
             return try await direct(fetch, token: token, cacheStatus: "folio; fwd=bypass")

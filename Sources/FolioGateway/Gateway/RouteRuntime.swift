@@ -16,9 +16,12 @@ struct RouteRuntime: Sendable {
     /// fields, whose section offsets refer to that order.
     let sortableFields: [String]
     let groupableFields: [String: FieldPath]
+    /// This route's metric handles, created once per config.
+    let metrics: RouteMetrics
 
-    init(_ route: Configuration.Route, limits: Configuration.Limits) throws(FolioError) {
+    init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) throws(FolioError) {
         self.config = route
+        self.metrics = metrics
         let p = route.paging
         self.paging = PagingOptions(
             defaultPageSize: p.pageSize,
