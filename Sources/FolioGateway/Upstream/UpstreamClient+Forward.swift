@@ -9,7 +9,8 @@ extension UpstreamClient {
     /// answer with its body collected and decoded.
     ///
     /// The body streams through; more than `maxRequestBodyBytes` (by `Content-Length` up front,
-    /// or counted) fails with a `FolioError` 413. Redirects are passed back, not followed.
+    /// or counted) fails with a `FolioError` 413, a body the client's connection cannot deliver
+    /// (malformed framing) with a 400. Redirects are passed back, not followed.
     /// Timeouts, the decoded-size cap and the error codes are those of `get`.
     public func forward<Body: AsyncSequence & Sendable>(
         method: HTTPMethod,
@@ -22,8 +23,8 @@ extension UpstreamClient {
         if let declared, declared > maxRequestBodyBytes {
             throw FolioError.requestBodyTooLarge(limit: maxRequestBodyBytes)
         }
-        let overflowed = NIOLockedValueBox(false)
-        let limited = LimitedBody(base: body, limit: maxRequestBodyBytes, overflowed: overflowed)
+        let failure = NIOLockedValueBox<FolioError?>(nil)
+        let limited = LimitedBody(base: body, limit: maxRequestBodyBytes, failure: failure)
         let headers = Self.outgoing(headers)
         let maxBodyBytes = settings.maxBodyBytes
         do {
@@ -41,8 +42,8 @@ extension UpstreamClient {
                 try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
                 return (head, sink.value.buffer)
             }
-        } catch _ where overflowed.withLockedValue({ $0 }) {
-            throw FolioError.requestBodyTooLarge(limit: maxRequestBodyBytes)
+        } catch {
+            throw failure.withLockedValue { $0 } ?? error
         }
     }
 
