@@ -13,13 +13,14 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// The limits every fault test runs with, small enough to breach cheaply.
+    /// The limits every fault test runs with, small enough to breach cheaply. The timeout is
+    /// generous: a healthy answer must stay well inside it on a loaded machine with a debug build.
     static let limits = """
         limits:
           maxUpstreamBytes: 64KiB
           maxItems: 100
           maxJSONDepth: 8
-          upstreamTimeout: 1s
+          upstreamTimeout: 5s
         """
 
     /// The status the client sees on a miss, and the problem code (nil: passed through).
@@ -85,12 +86,12 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .slowDrip:
             // Each part comes well within any idle timer, the whole far beyond upstreamTimeout.
             let bytes = Array(good.utf8)
-            let parts = stride(from: 0, to: bytes.count, by: bytes.count / 10 + 1).map {
-                Array(bytes[$0..<min(bytes.count, $0 + bytes.count / 10 + 1)])
+            let parts = stride(from: 0, to: bytes.count, by: bytes.count / 12 + 1).map {
+                Array(bytes[$0..<min(bytes.count, $0 + bytes.count / 12 + 1)])
             }
-            return TestUpstream.Reply(headers: json, chunks: parts, chunkDelay: .milliseconds(400))
+            return TestUpstream.Reply(headers: json, chunks: parts, chunkDelay: .seconds(1))
         case .slowHead:
-            return TestUpstream.Reply(headers: json, body: Array(good.utf8), delay: .seconds(4))
+            return TestUpstream.Reply(headers: json, body: Array(good.utf8), delay: .seconds(15))
         case .htmlWith200:
             return TestUpstream.Reply(
                 headers: [("Content-Type", "text/html")],
@@ -188,6 +189,19 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
             #expect(try stale.json.paging["snapshot"] as? String == token)
         }
     }
+
+    #if canImport(Glibc)
+    @Test func connectTimeoutIs504() async throws {
+        let blackhole = try BlackholeListener()
+        defer { blackhole.close() }
+        let yaml = gatewayYAML(upstream: blackhole.url, top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
+        try await withGateway(yaml) { client, _ in
+            let response = try await client.execute(uri: "/objects", method: .get)
+            try checkProblem(response, status: 504, code: "upstream-connect-timeout")
+            #expect(response.header("Cache-Status") == "folio; fwd=miss; fwd-status=504")
+        }
+    }
+    #endif
 
     @Test func afterStaleIfErrorTheFaultIsAnswered() async throws {
         let upstream = try await TestUpstream.start { _ in .json(Self.good.body) }
