@@ -139,6 +139,28 @@ import Testing
         }
     }
 
+    @Test func tricklingRequestBodyIsCutAtUpstreamTimeout() async throws {
+        let upstream = try await TestUpstream.start { _ in TestUpstream.Reply(status: 204) }
+        defer { Task { await upstream.stop() } }
+        let yaml = gatewayYAML(upstream: upstream.baseURL, top: "limits:\n  upstreamTimeout: 1s")
+        try await withGateway(yaml) { client, _ in
+            // Each chunk is a complete HTTP part, so idleTimeout never fires; the body streams
+            // to the upstream inside the exchange's deadline, which does.
+            let connection = try await RawConnection.open(port: try #require(client.port))
+            try await connection.send("POST /objects HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            var sent = 0
+            while !connection.received.contains("\r\n\r\n"), !connection.isClosed, sent < 100 {
+                try? await connection.send("1\r\na\r\n")
+                try await Task.sleep(for: .milliseconds(100))
+                sent += 1
+            }
+            #expect(connection.received.hasPrefix("HTTP/1.1 504"), "after \(sent) chunks: \(connection.received.prefix(80))")
+            #expect(connection.received.contains("upstream-timeout"))
+            #expect(upstream.requestCount == 0, "no complete request reached the upstream")
+            await connection.close()
+        }
+    }
+
     @Test func idleTimeoutClosesIdleAndTricklingConnections() async throws {
         let upstream = try await TestUpstream.start { _ in .json(objectsBody(3).body) }
         defer { Task { await upstream.stop() } }
