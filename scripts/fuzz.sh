@@ -13,16 +13,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 
 flags=(-c debug -Xswiftc -sanitize=fuzzer,address)
+# gold warns once per ASan helper symbol on every link; nothing to act on.
+build() { swift build "${flags[@]}" "$@" 2>&1 | { grep -v "Cannot export local symbol" || true; }; }
 targets=(FuzzListIndexer FuzzQuery FuzzLinkHeader FuzzConfig)
 if [[ "${1:-}" == "--build" ]]; then
     # Product by product: a plain `swift build` would also build every product of the root
     # package (Hummingbird, NIO SSL, ...) with the sanitizers.
-    for target in "${targets[@]}"; do swift build "${flags[@]}" --product "$target"; done
+    for target in "${targets[@]}"; do build --product "$target"; done
     exit 0
 fi
 target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-60}
-swift build "${flags[@]}" --product "$target"
+build --product "$target"
 bin="$(swift build "${flags[@]}" --show-bin-path)/$target"
 
 mkdir -p ".build/corpus/$target" ".build/artifacts/$target"

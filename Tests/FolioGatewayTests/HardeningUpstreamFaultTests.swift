@@ -232,6 +232,26 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
+    @Test func deepNestingWithinALargeLimitDoesNotRecurse() async throws {
+        // 200,000 levels: far beyond any call stack if anything on the path recursed.
+        let depth = 200_000
+        let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let body = #"[{"name":"b","deep":"# + deep + #"},{"name":"a","deep":1}]"#
+        let upstream = try await TestUpstream.start { _ in .json(body) }
+        defer { Task { await upstream.stop() } }
+        let yaml = gatewayYAML(
+            upstream: upstream.baseURL, route: "sort: [name]\nsortable: [deep]\nsectionKey: name",
+            top: "limits:\n  maxJSONDepth: 1000000")
+        try await withGateway(yaml) { client, _ in
+            let page = try await client.execute(uri: "/objects?sort=-deep", method: .get)
+            #expect(page.status == .ok)
+            #expect(try rawItems(page.text).count == 2)
+            #expect(page.text.contains(deep), "the deep item is passed through byte for byte")
+            let sections = try await client.execute(uri: "/objects?groupBy=alphabetical&metadataOnly", method: .get)
+            #expect(sections.status == .ok)
+        }
+    }
+
     @Test func limitsAreInclusive() async throws {
         // Exactly maxItems items, exactly maxJSONDepth deep, exactly maxUpstreamBytes long.
         let items = "[" + (1...99).map(String.init).joined(separator: ",") + ","
