@@ -207,11 +207,11 @@ struct UpstreamClientGetTests {
     @Test func slowBodyTimesOutAlthoughTheHeadCameFast() async throws {
         let headSeen = NIOLockedValueBox(false)
         try await withTestUpstream({ _ in
-            // The whole body takes 16 s; the head comes at once. Generous margins keep this
+            // The whole body takes 30 s; the head comes at once. Generous margins keep this
             // meaningful on a loaded 2-core machine.
-            TestUpstream.Reply(chunks: Array(repeating: sampleBytes(10), count: 20), chunkDelay: .milliseconds(800))
+            TestUpstream.Reply(chunks: Array(repeating: sampleBytes(10), count: 20), chunkDelay: .milliseconds(1500))
         }) { upstream in
-            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(4))) { client in
+            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(8))) { client in
                 let error = await #expect(throws: UpstreamError.self) {
                     _ = try await client.get(upstream.baseURL + "/slow", headers: [:]) { _ in
                         headSeen.withLockedValue { $0 = true }
