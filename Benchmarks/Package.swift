@@ -26,6 +26,8 @@ let package = Package(
             path: "Benchmarks/Engine",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Indexes a file in a plain process, for profiling with perf or callgrind.
+        .executableTarget(name: "index-file", dependencies: [.product(name: "FolioEngine", package: "folio")]),
         // Writes a list body to a file, for nginx to serve as Folio's upstream.
         .executableTarget(name: "make-list", dependencies: ["ListData"]),
         // The limit of Folio's stack: Hummingbird answering fixed bytes from memory.

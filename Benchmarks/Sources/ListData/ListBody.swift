@@ -8,7 +8,7 @@ public enum ListBody {
     public static func make(count: Int, seed: UInt64 = 0x5EED_F011_0000_0001) -> [UInt8] {
         var random = SplitMix64(seed: seed)
         var body: [UInt8] = []
-        body.reserveCapacity(count * 112 + 2)
+        body.reserveCapacity(count * 100 + 2)
         body.append(UInt8(ascii: "["))
         for id in 0..<count {
             if id > 0 { body.append(UInt8(ascii: ",")) }
@@ -42,7 +42,7 @@ public enum ListBody {
         body.append(UInt8(ascii: "."))
         body.append(UInt8(ascii: "0") + UInt8(cents / 10 % 10))
         body.append(UInt8(ascii: "0") + UInt8(cents % 10))
-        body += (r >> 52) & 1 == 0 ? #","inStock":true,"tags":[""#.utf8 : #","inStock":false,"tags":[""#.utf8
+        body += #","tags":[""#.utf8
         body += tags[Int(r >> 53) % tags.count].utf8
         body += #"",""#.utf8
         body += tags[Int(r >> 58) % tags.count].utf8
@@ -53,7 +53,7 @@ public enum ListBody {
     private static func word(_ bits: UInt64, accent: Bool) -> String {
         var text = ""
         for index in 0..<3 {
-            var syllable = syllables[Int(bits >> (4 * UInt64(index))) & 15]
+            var syllable = syllables[Int((bits >> (4 * UInt64(index))) & 15)]
             if index == 0 { syllable = syllable.prefix(1).uppercased() + syllable.dropFirst() }
             text += syllable
         }
