@@ -14,7 +14,8 @@
 #
 # Usage: scripts/bench-gateway.sh [throughput|fill|all]   (default: all)
 # Environment: ROUNDS (3), DURATION (10s), FILL_ROUNDS (5), WORK (/tmp/folio-bench),
-#              BUILD=0 to use existing release builds, KEEP=1 to keep $WORK.
+#              BUILD=0 to use existing release builds, KEEP=1 to keep $WORK,
+#              FOLIO_BEFORE=/path/to/another/folio to measure it alongside ("folio-before").
 set -euo pipefail
 
 MODE=${1:-all}
@@ -28,6 +29,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PORT_NGINX=18090
 PORT_FOLIO=18080
 PORT_FOLIO_QUIET=18081
+PORT_FOLIO_BEFORE=18082
 PORT_SAME=18083
 PORT_FILL=18084
 PORT_CHUNKED=18085
@@ -150,19 +152,32 @@ to_ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) in ms
         printf "%.3f", n }'
 }
 
-run_wrk() { # NAME URL: appends "name rps p50ms p99ms" to $WORK/wrk.txt
-    local out
-    out=$(wrk -t1 -c32 -d"$DURATION" --latency "$2")
+cpu_ticks() { # PID...: user + system clock ticks used so far
+    local total=0 pid
+    for pid in "$@"; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
+    echo $total
+}
+
+# Requests/s depends on what else the 2 cores run (wrk itself, other jobs); the server's own
+# CPU time per request, from /proc, is the steadier figure on a shared machine.
+run_wrk() { # NAME URL PID...: appends "name rps p50ms p99ms cpu_us_per_request" to $WORK/wrk.txt
+    local name=$1 url=$2 out before after
+    shift 2
+    before=$(cpu_ticks "$@")
+    out=$(wrk -t1 -c32 -d"$DURATION" --latency "$url")
+    after=$(cpu_ticks "$@")
     if grep -q 'Non-2xx' <<<"$out"; then
-        echo "$1: non-2xx answers" >&2
+        echo "$name: non-2xx answers" >&2
         echo "$out" >&2
         exit 1
     fi
-    local rps p50 p99
+    local rps p50 p99 requests cpu
     rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
     p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$out")")
     p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")
-    echo "$1 $rps $p50 $p99" | tee -a "$WORK/wrk.txt" >&2
+    requests=$(awk '/requests in/ { print $1 }' <<<"$out")
+    cpu=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v r="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / r }')
+    echo "$name $rps $p50 $p99 $cpu" | tee -a "$WORK/wrk.txt" >&2
 }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -179,6 +194,16 @@ throughput() {
     start "$WORK/folio-quiet.log" "$FOLIO" serve --config "$WORK/folio-quiet.yaml"
     local quiet_pid=$STARTED
     local url="/objects?pageSize=25"
+    local names="folio folio-no-access-log"
+    local before_pid=""
+    if [ -n "${FOLIO_BEFORE:-}" ]; then
+        folio_config "$WORK/folio-before.yaml" $PORT_FOLIO_BEFORE true "$routes"
+        start "$WORK/folio-before.log" "$FOLIO_BEFORE" serve --config "$WORK/folio-before.yaml"
+        before_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_FOLIO_BEFORE$url"
+        names="$names folio-before"
+    fi
+    names="$names hummingbird nginx"
     wait_http "http://127.0.0.1:$PORT_FOLIO$url"
     wait_http "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
     # The page both references serve: Folio's own answer, byte for byte.
@@ -195,58 +220,72 @@ throughput() {
     : >"$WORK/wrk.txt"
     for round in $(seq 1 "$ROUNDS"); do
         log "throughput round $round/$ROUNDS"
-        run_wrk folio "http://127.0.0.1:$PORT_FOLIO$url"
-        run_wrk folio-no-access-log "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
-        run_wrk hummingbird "http://127.0.0.1:$PORT_SAME/page"
-        run_wrk nginx "http://127.0.0.1:$PORT_NGINX/page.json"
+        run_wrk folio "http://127.0.0.1:$PORT_FOLIO$url" $folio_pid
+        run_wrk folio-no-access-log "http://127.0.0.1:$PORT_FOLIO_QUIET$url" $quiet_pid
+        [ -z "$before_pid" ] || run_wrk folio-before "http://127.0.0.1:$PORT_FOLIO_BEFORE$url" $before_pid
+        run_wrk hummingbird "http://127.0.0.1:$PORT_SAME/page" $same_pid
+        # shellcheck disable=SC2046
+        run_wrk nginx "http://127.0.0.1:$PORT_NGINX/page.json" $(pgrep -P "$(cat "$WORK/nginx.pid")")
         : >"$WORK/folio-access.log"  # keep the disk out of it
+        [ -z "$before_pid" ] || : >"$WORK/folio-before.log"
     done
     stop $folio_pid; stop $quiet_pid; stop $same_pid
+    [ -z "$before_pid" ] || stop $before_pid
 
     echo
     echo "### Throughput: one cached 25-item page ($(stat -c %s "$WORK/www/page.json") bytes), wrk -t1 -c32 -d$DURATION, medians of $ROUNDS rounds"
     echo
-    echo "| server | req/s | p50 ms | p99 ms |"
-    echo "|---|---:|---:|---:|"
-    for name in folio folio-no-access-log hummingbird nginx; do
-        local rps p50 p99
+    echo "| server | req/s | p50 ms | p99 ms | server CPU µs/request |"
+    echo "|---|---:|---:|---:|---:|"
+    for name in $names; do
+        local rps p50 p99 cpu
         rps=$(awk -v n=$name '$1 == n { print $2 }' "$WORK/wrk.txt" | median)
         p50=$(awk -v n=$name '$1 == n { print $3 }' "$WORK/wrk.txt" | median)
         p99=$(awk -v n=$name '$1 == n { print $4 }' "$WORK/wrk.txt" | median)
-        printf '| %s | %.0f | %s | %s |\n' "$name" "$rps" "$p50" "$p99"
+        cpu=$(awk -v n=$name '$1 == n { print $5 }' "$WORK/wrk.txt" | median)
+        printf '| %s | %.0f | %s | %s | %s |\n' "$name" "$rps" "$p50" "$p99" "$cpu"
         eval "RPS_${name//-/_}=$rps"
+        eval "CPU_${name//-/_}=$cpu"
     done
     echo
     awk -v f="$RPS_folio" -v q="$RPS_folio_no_access_log" -v h="$RPS_hummingbird" -v n="$RPS_nginx" 'BEGIN {
         printf "ratios: folio/hummingbird %.2f (goal >= 0.9), folio/nginx %.2f (goal >= 0.6); ", f / h, f / n
         printf "without access log: /hummingbird %.2f, /nginx %.2f\n", q / h, q / n }'
-    echo "all rounds (name req/s p50 p99):"
+    awk -v f="$CPU_folio" -v h="$CPU_hummingbird" -v n="$CPU_nginx" 'BEGIN {
+        printf "by server CPU per request: hummingbird/folio %.2f, nginx/folio %.2f\n", h / f, n / f }'
+    [ -z "$before_pid" ] || awk -v f="$RPS_folio" -v b="$RPS_folio_before" -v h="$RPS_hummingbird" -v n="$RPS_nginx" \
+        'BEGIN { printf "folio-before: /hummingbird %.2f, /nginx %.2f; folio/folio-before %.2f\n", b / h, b / n, f / b }'
+    echo "all rounds (name req/s p50 p99 cpu-us/request):"
     sed 's/^/    /' "$WORK/wrk.txt"
 }
 
 # --- 2. cold fill ------------------------------------------------------------------------------
 status_kib() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
 
-fill_folio() { # NAME UPSTREAM_URL: appends "name ms peak_growth rest_growth" (bytes) to fill.txt
+fill_folio() { # NAME UPSTREAM_URL [BINARY]: appends "name ms peak_growth rest_growth cpu_ms" to fill.txt
+    local binary=${3:-$FOLIO}
     local routes="routes:
   - name: big
     path: /big
     upstream: $2"
     folio_config "$WORK/folio-fill.yaml" $PORT_FILL true "$routes"
-    start "$WORK/folio-fill.log" "$FOLIO" serve --config "$WORK/folio-fill.yaml"
+    start "$WORK/folio-fill.log" "$binary" serve --config "$WORK/folio-fill.yaml"
     local pid=$STARTED
     wait_http "http://127.0.0.1:$PORT_FILL/not-a-route"   # 404 without touching the upstream
     sleep 0.3
-    local before seconds peak rest
+    local before seconds peak rest ticks
     before=$(status_kib $pid VmRSS)
+    ticks=$(cpu_ticks $pid)
     seconds=$(curl -sf -o "$WORK/first-page.json" -w '%{time_total}' "http://127.0.0.1:$PORT_FILL/big?pageSize=25")
+    ticks=$(($(cpu_ticks $pid) - ticks))
     peak=$(status_kib $pid VmHWM)
     sleep 2
     rest=$(status_kib $pid VmRSS)
     stop $pid
     grep -q '"totalCount":1000000' "$WORK/first-page.json" || { echo "$1: bad first page" >&2; exit 1; }
-    awk -v n="$1" -v s="$seconds" -v b="$before" -v p="$peak" -v r="$rest" \
-        'BEGIN { printf "%s %.1f %d %d\n", n, s * 1000, (p - b) * 1024, (r - b) * 1024 }' | tee -a "$WORK/fill.txt" >&2
+    awk -v n="$1" -v s="$seconds" -v b="$before" -v p="$peak" -v r="$rest" -v t=$ticks -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "%s %.1f %d %d %.0f\n", n, s * 1000, (p - b) * 1024, (r - b) * 1024, t / hz * 1000 }' \
+        | tee -a "$WORK/fill.txt" >&2
 }
 
 fill() {
@@ -258,8 +297,9 @@ fill() {
     for round in $(seq 1 "$FILL_ROUNDS"); do
         log "cold fill round $round/$FILL_ROUNDS"
         fill_folio folio "$big"
-        echo "ahc $("$BENCH_BIN/StreamDiscard" "$big" | awk '{ print $1 }') 0 0" | tee -a "$WORK/fill.txt" >&2
-        echo "curl $(curl -s -o /dev/null -w '%{time_total}' "$big" | awk '{ printf "%.1f", $1 * 1000 }') 0 0" \
+        [ -z "${FOLIO_BEFORE:-}" ] || fill_folio folio-before "$big" "$FOLIO_BEFORE"
+        "$BENCH_BIN/StreamDiscard" "$big" | awk '{ print "ahc", $1, 0, 0, $5 }' | tee -a "$WORK/fill.txt" >&2
+        curl -s -o /dev/null -w '%{time_total}' "$big" | awk '{ printf "curl %.1f 0 0 -\n", $1 * 1000 }' \
             | tee -a "$WORK/fill.txt" >&2
         fill_folio folio-chunked "http://127.0.0.1:$PORT_CHUNKED/list"
     done
@@ -268,25 +308,29 @@ fill() {
     echo
     echo "### Cold fill: $BODY_BYTES-byte, 1,000,000-item upstream array, medians of $FILL_ROUNDS rounds"
     echo
-    echo "| client | first page / body ms | RSS growth at peak | RSS growth at rest |"
-    echo "|---|---:|---:|---:|"
-    for name in folio ahc curl folio-chunked; do
-        local ms peak rest
+    echo "| client | first page / body ms | process CPU ms | RSS growth at peak | RSS growth at rest |"
+    echo "|---|---:|---:|---:|---:|"
+    local names="folio ahc curl folio-chunked"
+    [ -z "${FOLIO_BEFORE:-}" ] || names="folio folio-before ahc curl folio-chunked"
+    for name in $names; do
+        local ms peak rest cpu
         ms=$(awk -v n=$name '$1 == n { print $2 }' "$WORK/fill.txt" | median)
+        cpu=$(awk -v n=$name '$1 == n && $5 != "-" { print $5 }' "$WORK/fill.txt" | median)
         if [ "${name#folio}" != "$name" ]; then
             peak=$(awk -v n=$name '$1 == n { print $3 }' "$WORK/fill.txt" | median)
             rest=$(awk -v n=$name '$1 == n { print $4 }' "$WORK/fill.txt" | median)
-            printf '| %s | %s | %.1f MB (%.2f x body) | %.1f MB (body + %.1f B/element) |\n' "$name" "$ms" \
+            printf '| %s | %s | %s | %.1f MB (%.2f x body) | %.1f MB (body + %.1f B/element) |\n' "$name" "$ms" "$cpu" \
                 "$(awk -v v="$peak" 'BEGIN { print v / 1e6 }')" "$(awk -v v="$peak" -v b="$BODY_BYTES" 'BEGIN { print v / b }')" \
                 "$(awk -v v="$rest" 'BEGIN { print v / 1e6 }')" "$(awk -v v="$rest" -v b="$BODY_BYTES" 'BEGIN { print (v - b) / 1e6 }')"
         else
-            printf '| %s | %s | | |\n' "$name" "$ms"
+            printf '| %s | %s | %s | | |\n' "$name" "$ms" "$cpu"
         fi
         eval "FILL_${name//-/_}=$ms"
     done
     echo
     awk -v f="$FILL_folio" -v a="$FILL_ahc" 'BEGIN { printf "ratio folio/ahc %.2f (goal <= 1.5)\n", f / a }'
-    echo "all rounds (name ms peak-growth-bytes rest-growth-bytes):"
+    [ -z "${FOLIO_BEFORE:-}" ] || awk -v b="$FILL_folio_before" -v a="$FILL_ahc" 'BEGIN { printf "ratio folio-before/ahc %.2f\n", b / a }'
+    echo "all rounds (name ms peak-growth-bytes rest-growth-bytes cpu-ms):"
     sed 's/^/    /' "$WORK/fill.txt"
 }
 
