@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         // Deterministic list bodies shared by the benchmarks and `make-list`.
@@ -33,7 +34,10 @@ let package = Package(
         // The limit of Folio's stack: Hummingbird answering fixed bytes from memory.
         .executableTarget(
             name: "SameBytesServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // The limit of a cold fill: AsyncHTTPClient streaming a body and discarding it.
         .executableTarget(

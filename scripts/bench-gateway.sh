@@ -31,6 +31,7 @@ PORT_FOLIO=18080
 PORT_FOLIO_QUIET=18081
 PORT_FOLIO_BEFORE=18082
 PORT_SAME=18083
+PORT_SAME_HEADERS=18086
 PORT_FILL=18084
 PORT_CHUNKED=18085
 
@@ -180,7 +181,7 @@ run_wrk() { # NAME URL PID...: appends "name rps p50ms p99ms cpu_us_per_request"
     echo "$name $rps $p50 $p99 $cpu" | tee -a "$WORK/wrk.txt" >&2
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 throughput() {
     local routes="routes:
@@ -203,7 +204,7 @@ throughput() {
         wait_http "http://127.0.0.1:$PORT_FOLIO_BEFORE$url"
         names="$names folio-before"
     fi
-    names="$names hummingbird nginx"
+    names="$names hummingbird hummingbird-folio-headers nginx"
     wait_http "http://127.0.0.1:$PORT_FOLIO$url"
     wait_http "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
     # The page both references serve: Folio's own answer, byte for byte.
@@ -211,7 +212,13 @@ throughput() {
     log "page: $(stat -c %s "$WORK/www/page.json") bytes"
     start "$WORK/same.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME
     local same_pid=$STARTED
+    # Informational: the same bytes with Folio's response header fields, captured once.
+    curl -sf -D "$WORK/page.headers" -o /dev/null "http://127.0.0.1:$PORT_FOLIO$url"
+    start "$WORK/same-headers.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME_HEADERS \
+        --headers "$WORK/page.headers"
+    local same_headers_pid=$STARTED
     wait_http "http://127.0.0.1:$PORT_SAME/page"
+    wait_http "http://127.0.0.1:$PORT_SAME_HEADERS/page"
     for check in "http://127.0.0.1:$PORT_SAME/page" "http://127.0.0.1:$PORT_NGINX/page.json" \
         "http://127.0.0.1:$PORT_FOLIO_QUIET$url"; do
         cmp -s "$WORK/www/page.json" <(curl -sf "$check") || { echo "$check serves other bytes" >&2; exit 1; }
@@ -224,12 +231,13 @@ throughput() {
         run_wrk folio-no-access-log "http://127.0.0.1:$PORT_FOLIO_QUIET$url" $quiet_pid
         [ -z "$before_pid" ] || run_wrk folio-before "http://127.0.0.1:$PORT_FOLIO_BEFORE$url" $before_pid
         run_wrk hummingbird "http://127.0.0.1:$PORT_SAME/page" $same_pid
+        run_wrk hummingbird-folio-headers "http://127.0.0.1:$PORT_SAME_HEADERS/page" $same_headers_pid
         # shellcheck disable=SC2046
         run_wrk nginx "http://127.0.0.1:$PORT_NGINX/page.json" $(pgrep -P "$(cat "$WORK/nginx.pid")")
         : >"$WORK/folio-access.log"  # keep the disk out of it
         [ -z "$before_pid" ] || : >"$WORK/folio-before.log"
     done
-    stop $folio_pid; stop $quiet_pid; stop $same_pid
+    stop $folio_pid; stop $quiet_pid; stop $same_pid; stop $same_headers_pid
     [ -z "$before_pid" ] || stop $before_pid
 
     echo
@@ -253,6 +261,8 @@ throughput() {
         printf "without access log: /hummingbird %.2f, /nginx %.2f\n", q / h, q / n }'
     awk -v f="$CPU_folio" -v h="$CPU_hummingbird" -v n="$CPU_nginx" 'BEGIN {
         printf "by server CPU per request: hummingbird/folio %.2f, nginx/folio %.2f\n", h / f, n / f }'
+    awk -v f="$RPS_folio" -v h="$RPS_hummingbird_folio_headers" -v fc="$CPU_folio" -v hc="$CPU_hummingbird_folio_headers" \
+        'BEGIN { printf "against the same bytes with Folio'"'"'s header fields: req/s %.2f, CPU %.2f\n", f / h, hc / fc }'
     [ -z "$before_pid" ] || awk -v f="$RPS_folio" -v b="$RPS_folio_before" -v h="$RPS_hummingbird" -v n="$RPS_nginx" \
         'BEGIN { printf "folio-before: /hummingbird %.2f, /nginx %.2f; folio/folio-before %.2f\n", b / h, b / n, f / b }'
     echo "all rounds (name req/s p50 p99 cpu-us/request):"

@@ -40,7 +40,7 @@ for _ in 0..<runs {
     }
     let elapsed = ContinuousClock.now - start
     let cpu = cpuMilliseconds() - cpuStart
-    try await client.shutdown()
+    _ = try await client.shutdown()
     let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
     print(String(format: "%.2f ms %d bytes %.0f cpu-ms", milliseconds, received, cpu))
 }
