@@ -88,7 +88,7 @@ public struct ListIndexer: Sendable {
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
                 let base = buffer.baseAddress!
                 // Earlier chunks are hashed on another core while this one is scanned.
-                let hashing = hasher.startHashing(base)
+                let hashing = hasher.startHashing(base, storeBytes: buffer.count)
                 defer { if let hashing { hasher.finishHashing(hashing) } }
                 try scan(base, upTo: buffer.count)
                 hasher.endRun()
