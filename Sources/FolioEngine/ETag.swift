@@ -11,9 +11,21 @@ public enum ETag {
         hash.add(snapshot)
         hash.add(query)
         hash.add(representation)
-        var hex = String(hash.value, radix: 16)
-        hex = String(repeating: "0", count: 16 - hex.count) + hex
-        return "W/\"\(tagSafe(snapshot))-\(hex)\""
+        let token = tagSafe(snapshot)
+        var tag = String()
+        tag.reserveCapacity(token.utf8.count + 21)
+        tag += "W/\""
+        tag += token
+        tag += "-"
+        tag += String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for index in 0..<16 {
+                buffer[index] = digits.utf8Start[Int((hash.value >> UInt64(60 - 4 * index)) & 0xF)]
+            }
+            return 16
+        }
+        tag += "\""
+        return tag
     }
 
     /// `If-None-Match` weak comparison: `*` matches anything; otherwise any listed tag whose

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,8 +25,44 @@ enum HugePages {
         #endif
     }
 
-    /// Advises huge pages for all of `array`'s capacity.
+    /// Advises huge pages for all of `array`'s capacity, and has the unused part faulted in on
+    /// another core while the store fills.
     static func advise(_ array: [UInt8]) {
         array.withUnsafeBufferPointer { advise(UnsafeRawPointer($0.baseAddress), byteCount: array.capacity) }
+        array.withUnsafeBufferPointer { buffer in
+            populateInBackground(UnsafeRawPointer(buffer.baseAddress).map { $0 + array.count }, byteCount: array.capacity - array.count)
+        }
     }
+
+    /// Populates `byteCount` bytes at `base` (`MADV_POPULATE_WRITE`, Linux 5.14) on a background
+    /// queue, so the kernel zeroes fresh pages there rather than in the thread that is indexing.
+    ///
+    /// Measured on this VM, first-touch faults cost 75–136 ms per 100 MB, more than validating
+    /// the bytes. The advice never changes memory contents, so it is harmless when it races
+    /// the writer, and when the store has been freed meanwhile it fails or touches memory that
+    /// is someone else's, unchanged. Errors (older kernels, unmapped ranges) are ignored.
+    static func populateInBackground(_ base: UnsafeRawPointer?, byteCount: Int) {
+        #if os(Linux)
+        guard let base, byteCount >= 2 * size else { return }
+        let start = UInt(bitPattern: base)
+        populating.async {
+            let madvisePopulateWrite: Int32 = 23
+            let pageMask = UInt(4096 - 1)
+            var offset = (start + pageMask) & ~pageMask
+            let end = start + UInt(byteCount)
+            while offset < end {
+                // In steps, so the writer finds the first pages ready early.
+                let step = min(UInt(8 << 20), end - offset)
+                guard let pointer = UnsafeMutableRawPointer(bitPattern: offset),
+                    madvise(pointer, Int(step), madvisePopulateWrite) == 0
+                else { return }
+                offset += step
+            }
+        }
+        #endif
+    }
+
+    /// A serial queue, which Dispatch runs on an overcommit thread: it never waits for a
+    /// thread of the pool that runs Swift tasks.
+    private static let populating = DispatchQueue(label: "folio.store-populate")
 }

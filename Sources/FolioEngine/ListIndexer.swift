@@ -87,8 +87,11 @@ public struct ListIndexer: Sendable {
             store.append(contentsOf: chunk)
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
                 let base = buffer.baseAddress!
+                // Earlier chunks are hashed on another core while this one is scanned.
+                let hashing = hasher.startHashing(base, storeBytes: buffer.count)
+                defer { if let hashing { hasher.finishHashing(hashing) } }
                 try scan(base, upTo: buffer.count)
-                hasher.flushRun(base)
+                hasher.endRun()
             }
         } catch {
             failure = error
@@ -113,7 +116,7 @@ public struct ListIndexer: Sendable {
     public consuming func finish() throws(FolioError) -> (list: ItemList, token: String) {
         if let failure { throw failure }
         if store.count > bodyStart { _ = try endBody() }
-        let token = hasher.token()
+        let token = store.withUnsafeBufferPointer { hasher.token($0.baseAddress) }
         return (ItemList(bytes: Self.trimmed(store), starts: Self.trimmed(starts, slack: 256),
                          ends: Self.trimmed(ends, slack: 256)), token)
     }
@@ -163,7 +166,7 @@ public struct ListIndexer: Sendable {
             captures[track.pointer] = Array(store[track.valueStart..<track.valueEnd])
         }
         let body = IndexedBody(itemCount: starts.count - bodyItemsStart, captures: captures)
-        store.withUnsafeBufferPointer { hasher.endBody($0.baseAddress) }
+        hasher.endBody()
         resetBody()
         return body
     }

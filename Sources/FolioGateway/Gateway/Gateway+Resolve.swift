@@ -17,7 +17,10 @@ enum Resolution: Sendable {
 struct FillPlan: Sendable {
     var key: CacheKey?
     var url: String
-    var headers: HTTPHeaders
+    /// The upstream request's headers, built only when the upstream is asked: a cached page
+    /// never needs them.
+    var headers: HTTPHeaders { makeHeaders() }
+    let makeHeaders: @Sendable () -> HTTPHeaders
     /// Credentials on a route that shares one list for everyone (`authorized: shared`).
     var sharedWithCredentials = false
 }
@@ -32,26 +35,32 @@ extension Gateway {
         if !forwarded.isEmpty {
             url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
         }
-        // Only what selects the list goes upstream: vary headers, and credentials when the
-        // route lets them reach it. Arbitrary client headers would make a shared list depend
-        // on whoever filled it.
-        var client = HTTPHeaders()
         var varyValues: [String] = []
         for name in route.varyNames {
-            let value = HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? ""
-            varyValues.append(value)
-            if !value.isEmpty { client.add(name: name, value: value) }
+            varyValues.append(HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
         }
         let authorization = request.headers[.authorization]
         let cookie = request.headers[.cookie]
         let credentialed = authorization != nil || cookie != nil
-        if let authorization { client.add(name: "Authorization", value: authorization) }
-        if let cookie { client.add(name: "Cookie", value: cookie) }
-        if let xff = request.headers[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
-        if let forwardedHeader = request.headers[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
-        var headers = ProxyHeaders.upstreamRequestHeaders(
-            from: client, peer: context.peerAddress, peerIsTrusted: isTrusted(context.peerAddress), requestID: requestID)
-        headers.replaceOrAdd(name: "Accept", value: "application/json")
+        // Only what selects the list goes upstream: vary headers, and credentials when the
+        // route lets them reach it. Arbitrary client headers would make a shared list depend
+        // on whoever filled it.
+        let fields = request.headers
+        let makeHeaders: @Sendable () -> HTTPHeaders = { [self, varyValues] in
+            var client = HTTPHeaders()
+            for (name, value) in zip(route.varyNames, varyValues) where !value.isEmpty {
+                client.add(name: name, value: value)
+            }
+            if let authorization { client.add(name: "Authorization", value: authorization) }
+            if let cookie { client.add(name: "Cookie", value: cookie) }
+            if let xff = fields[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
+            if let forwardedHeader = fields[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
+            let peer = context.peerAddress
+            var headers = ProxyHeaders.upstreamRequestHeaders(
+                from: client, peer: peer, peerIsTrusted: isTrusted(peer), requestID: requestID)
+            headers.replaceOrAdd(name: "Accept", value: "application/json")
+            return headers
+        }
 
         var key: CacheKey? = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
         if credentialed {
@@ -62,7 +71,7 @@ extension Gateway {
             }
         }
         return FillPlan(
-            key: key, url: url, headers: headers,
+            key: key, url: url, makeHeaders: makeHeaders,
             sharedWithCredentials: credentialed && route.config.authorized == .shared)
     }
 

@@ -5,11 +5,14 @@ import NIOCore
 /// loopback-only purges need.
 public struct GatewayContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The TCP peer, kept as an address: most requests (cached pages) never need its text.
+    public let peer: SocketAddress?
+
     /// The peer's IP address as text (IPv4 dotted or IPv6), nil for non-IP sockets.
-    public let peerAddress: String?
+    public var peerAddress: String? { peer?.ipAddress }
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.peerAddress = source.channel.remoteAddress?.ipAddress
+        self.peer = source.channel.remoteAddress
     }
 }

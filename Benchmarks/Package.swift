@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Folio's benchmarks live outside the main package so its build never resolves the benchmark
+// harness. Engine benchmarks: `swift package --allow-writing-to-package-directory benchmark`.
+// The other executables are the references of scripts/bench-gateway.sh.
+let package = Package(
+    name: "folio-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "folio", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+    ],
+    targets: [
+        // Deterministic list bodies shared by the benchmarks and `make-list`.
+        .target(name: "ListData"),
+        .executableTarget(
+            name: "Engine",
+            dependencies: [
+                "ListData",
+                .product(name: "FolioEngine", package: "folio"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Engine",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Indexes a file in a plain process, for profiling with perf or callgrind.
+        .executableTarget(name: "index-file", dependencies: [.product(name: "FolioEngine", package: "folio")]),
+        // Writes a list body to a file, for nginx to serve as Folio's upstream.
+        .executableTarget(name: "make-list", dependencies: ["ListData"]),
+        // The limit of Folio's stack: Hummingbird answering fixed bytes from memory.
+        .executableTarget(
+            name: "SameBytesServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The limit of a cold fill: AsyncHTTPClient streaming a body and discarding it.
+        .executableTarget(
+            name: "StreamDiscard",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
+    ]
+)

@@ -1,0 +1,43 @@
+import FolioEngine
+import Foundation
+
+/// `index-file PATH [RUNS]`: indexes the JSON array in PATH as a fill does (reserve the length,
+/// append 64 KiB chunks, finish) and prints MB/s per run: by the wall clock, and by the CPU
+/// time of the indexing thread alone (what the wall clock shows on an idle machine, where
+/// hashing and page faults run on the other core). A plain process to run under `perf` or
+/// `valgrind --tool=callgrind` when the engine benchmark misses its goal.
+let arguments = CommandLine.arguments
+guard arguments.count >= 2, let data = FileManager.default.contents(atPath: arguments[1]),
+    let runs = Int(arguments.count > 2 ? arguments[2] : "5"), runs > 0
+else {
+    FileHandle.standardError.write(Data("usage: index-file PATH [RUNS]\n".utf8))
+    exit(2)
+}
+let body = [UInt8](data)
+
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
+for _ in 0..<runs {
+    let cpuStart = threadCPUSeconds()
+    let start = ContinuousClock.now
+    var indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: Int(UInt32.max)), sort: [])
+    indexer.reserve(additionalBytes: body.count)
+    try body.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + (64 << 10), bytes.count)
+            try indexer.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
+        }
+    }
+    let (list, token) = try indexer.finish()
+    let elapsed = ContinuousClock.now - start
+    let cpu = threadCPUSeconds() - cpuStart
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    print(String(format: "%.0f MB/s wall, %.0f MB/s indexing-thread CPU, %d elements, token %@",
+        Double(body.count) / 1e6 / seconds, Double(body.count) / 1e6 / cpu, list.count, token))
+}

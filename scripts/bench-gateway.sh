@@ -1,0 +1,352 @@
+#!/usr/bin/env bash
+# Gateway benchmarks of issue 6, side by side on one machine (see BENCHMARKS.md).
+#
+#  1. Throughput of one cached 25-item page (~2.6 KB) of a 10,000-item list, `wrk -t1 -c32`,
+#     alternating A B C D rounds: Folio with the default logging (access log on), Folio with
+#     `logging.access: false`, a minimal Hummingbird handler returning the same bytes from
+#     memory (the limit of our stack), nginx serving the same bytes as a static file (the limit
+#     of the field). Medians of requests/s, p50 and p99, and the ratios.
+#  2. Cold fill: time from a client's first request to its first page for a 100 MB,
+#     1,000,000-item upstream array (nginx static file, Content-Length), against an
+#     AsyncHTTPClient program that streams the same body and discards it, and curl
+#     (informational); Folio's RSS growth at the peak and at rest against the body size, for a
+#     Content-Length upstream and (beside) a chunked one.
+#
+# Usage: scripts/bench-gateway.sh [throughput|fill|all]   (default: all)
+# Environment: ROUNDS (3), DURATION (10s), FILL_ROUNDS (5), WORK (/tmp/folio-bench),
+#              BUILD=0 to use existing release builds, KEEP=1 to keep $WORK,
+#              FOLIO_BEFORE=/path/to/another/folio to measure it alongside ("folio-before").
+set -euo pipefail
+
+MODE=${1:-all}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10s}
+FILL_ROUNDS=${FILL_ROUNDS:-5}
+WORK=${WORK:-/tmp/folio-bench}
+BUILD=${BUILD:-1}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+PORT_NGINX=18090
+PORT_FOLIO=18080
+PORT_FOLIO_QUIET=18081
+PORT_FOLIO_BEFORE=18082
+PORT_SAME=18083
+PORT_SAME_HEADERS=18086
+PORT_FILL=18084
+PORT_CHUNKED=18085
+
+log() { printf '== %s\n' "$*" >&2; }
+
+# --- tools -------------------------------------------------------------------------------------
+missing=()
+for tool in wrk nginx curl; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+    log "installing ${missing[*]}"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get install -y "${missing[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+# --- builds ------------------------------------------------------------------------------------
+if [ "$BUILD" = 1 ]; then
+    log "release build of folio"
+    (cd "$ROOT" && swift build -c release --product folio)
+    for product in SameBytesServer StreamDiscard make-list; do
+        log "release build of $product"
+        (cd "$ROOT/Benchmarks" && swift build -c release --product "$product")
+    done
+fi
+FOLIO="$ROOT/.build/release/folio"
+BENCH_BIN="$ROOT/Benchmarks/.build/release"
+for binary in "$FOLIO" "$BENCH_BIN/SameBytesServer" "$BENCH_BIN/StreamDiscard" "$BENCH_BIN/make-list"; do
+    [ -x "$binary" ] || { echo "missing $binary (run without BUILD=0)" >&2; exit 1; }
+done
+
+# --- processes ---------------------------------------------------------------------------------
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    if [ -f "$WORK/nginx.pid" ]; then kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true; fi
+    wait 2>/dev/null || true
+    [ "${KEEP:-0}" = 1 ] || rm -rf "$WORK/www" "$WORK"/*.log
+}
+trap cleanup EXIT
+
+mkdir -p "$WORK/www" "$WORK/tmp"
+chmod 755 "$WORK" "$WORK/www"
+
+wait_http() { # URL: until it answers anything
+    for _ in $(seq 1 200); do
+        curl -s -o /dev/null "$1" && return 0
+        sleep 0.05
+    done
+    echo "no answer from $1" >&2
+    exit 1
+}
+
+start() { # LOG COMMAND...: starts in the background, pid in $STARTED
+    local logfile=$1; shift
+    "$@" >"$logfile" 2>&1 &
+    STARTED=$!
+    PIDS+=("$STARTED")
+}
+
+stop() { # PID
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
+# --- data and upstream -------------------------------------------------------------------------
+[ -f "$WORK/www/list-10k.json" ] || "$BENCH_BIN/make-list" 10000 "$WORK/www/list-10k.json" >&2
+[ -f "$WORK/www/list-1m.json" ] || "$BENCH_BIN/make-list" 1000000 "$WORK/www/list-1m.json" >&2
+BODY_BYTES=$(stat -c %s "$WORK/www/list-1m.json")
+
+cat >"$WORK/nginx.conf" <<EOF
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 100000000;
+    keepalive_timeout 65;
+    types { application/json json; }
+    default_type application/json;
+    client_body_temp_path $WORK/tmp/body;
+    proxy_temp_path $WORK/tmp/proxy;
+    fastcgi_temp_path $WORK/tmp/fastcgi;
+    uwsgi_temp_path $WORK/tmp/uwsgi;
+    scgi_temp_path $WORK/tmp/scgi;
+    server {
+        listen 127.0.0.1:$PORT_NGINX;
+        root $WORK/www;
+    }
+}
+EOF
+log "nginx on :$PORT_NGINX"
+"$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+wait_http "http://127.0.0.1:$PORT_NGINX/list-10k.json"
+
+folio_config() { # FILE PORT ACCESS(true|false) ROUTES_YAML
+    cat >"$1" <<EOF
+server:
+  listen: 127.0.0.1:$2
+  admin: null
+logging:
+  level: info
+  access: $3
+cache:
+  ttl: 1h
+$4
+EOF
+}
+
+# --- 1. throughput -----------------------------------------------------------------------------
+to_ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) in ms
+    awk -v v="$1" 'BEGIN {
+        n = v + 0
+        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /s$/) n *= 1000
+        printf "%.3f", n }'
+}
+
+cpu_ticks() { # PID...: user + system clock ticks used so far
+    local total=0 pid
+    for pid in "$@"; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
+    echo $total
+}
+
+# Requests/s depends on what else the 2 cores run (wrk itself, other jobs); the server's own
+# CPU time per request, from /proc, is the steadier figure on a shared machine.
+run_wrk() { # NAME URL PID...: appends "name rps p50ms p99ms cpu_us_per_request" to $WORK/wrk.txt
+    local name=$1 url=$2 out before after
+    shift 2
+    before=$(cpu_ticks "$@")
+    out=$(wrk -t1 -c32 -d"$DURATION" --latency "$url")
+    after=$(cpu_ticks "$@")
+    if grep -q 'Non-2xx' <<<"$out"; then
+        echo "$name: non-2xx answers" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    local rps p50 p99 requests cpu
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
+    p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' <<<"$out")")
+    p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")
+    requests=$(awk '/requests in/ { print $1 }' <<<"$out")
+    cpu=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v r="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / r }')
+    echo "$name $rps $p50 $p99 $cpu" | tee -a "$WORK/wrk.txt" >&2
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+throughput() {
+    local routes="routes:
+  - name: objects
+    path: /objects
+    upstream: http://127.0.0.1:$PORT_NGINX/list-10k.json"
+    folio_config "$WORK/folio-access.yaml" $PORT_FOLIO true "$routes"
+    folio_config "$WORK/folio-quiet.yaml" $PORT_FOLIO_QUIET false "$routes"
+    start "$WORK/folio-access.log" "$FOLIO" serve --config "$WORK/folio-access.yaml"
+    local folio_pid=$STARTED
+    start "$WORK/folio-quiet.log" "$FOLIO" serve --config "$WORK/folio-quiet.yaml"
+    local quiet_pid=$STARTED
+    local url="/objects?pageSize=25"
+    local names="folio folio-no-access-log"
+    local before_pid=""
+    if [ -n "${FOLIO_BEFORE:-}" ]; then
+        folio_config "$WORK/folio-before.yaml" $PORT_FOLIO_BEFORE true "$routes"
+        start "$WORK/folio-before.log" "$FOLIO_BEFORE" serve --config "$WORK/folio-before.yaml"
+        before_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_FOLIO_BEFORE$url"
+        names="$names folio-before"
+    fi
+    names="$names hummingbird hummingbird-folio-headers nginx"
+    wait_http "http://127.0.0.1:$PORT_FOLIO$url"
+    wait_http "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
+    # The page both references serve: Folio's own answer, byte for byte.
+    curl -sf -o "$WORK/www/page.json" "http://127.0.0.1:$PORT_FOLIO$url"
+    log "page: $(stat -c %s "$WORK/www/page.json") bytes"
+    start "$WORK/same.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME
+    local same_pid=$STARTED
+    # Informational: the same bytes with Folio's response header fields, captured once.
+    curl -sf -D "$WORK/page.headers" -o /dev/null "http://127.0.0.1:$PORT_FOLIO$url"
+    start "$WORK/same-headers.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME_HEADERS \
+        --headers "$WORK/page.headers"
+    local same_headers_pid=$STARTED
+    wait_http "http://127.0.0.1:$PORT_SAME/page"
+    wait_http "http://127.0.0.1:$PORT_SAME_HEADERS/page"
+    for check in "http://127.0.0.1:$PORT_SAME/page" "http://127.0.0.1:$PORT_NGINX/page.json" \
+        "http://127.0.0.1:$PORT_FOLIO_QUIET$url"; do
+        cmp -s "$WORK/www/page.json" <(curl -sf "$check") || { echo "$check serves other bytes" >&2; exit 1; }
+    done
+
+    : >"$WORK/wrk.txt"
+    for round in $(seq 1 "$ROUNDS"); do
+        log "throughput round $round/$ROUNDS"
+        run_wrk folio "http://127.0.0.1:$PORT_FOLIO$url" $folio_pid
+        run_wrk folio-no-access-log "http://127.0.0.1:$PORT_FOLIO_QUIET$url" $quiet_pid
+        [ -z "$before_pid" ] || run_wrk folio-before "http://127.0.0.1:$PORT_FOLIO_BEFORE$url" $before_pid
+        run_wrk hummingbird "http://127.0.0.1:$PORT_SAME/page" $same_pid
+        run_wrk hummingbird-folio-headers "http://127.0.0.1:$PORT_SAME_HEADERS/page" $same_headers_pid
+        # shellcheck disable=SC2046
+        run_wrk nginx "http://127.0.0.1:$PORT_NGINX/page.json" $(pgrep -P "$(cat "$WORK/nginx.pid")")
+        : >"$WORK/folio-access.log"  # keep the disk out of it
+        [ -z "$before_pid" ] || : >"$WORK/folio-before.log"
+    done
+    stop $folio_pid; stop $quiet_pid; stop $same_pid; stop $same_headers_pid
+    [ -z "$before_pid" ] || stop $before_pid
+
+    echo
+    echo "### Throughput: one cached 25-item page ($(stat -c %s "$WORK/www/page.json") bytes), wrk -t1 -c32 -d$DURATION, medians of $ROUNDS rounds"
+    echo
+    echo "| server | req/s | p50 ms | p99 ms | server CPU µs/request |"
+    echo "|---|---:|---:|---:|---:|"
+    for name in $names; do
+        local rps p50 p99 cpu
+        rps=$(awk -v n=$name '$1 == n { print $2 }' "$WORK/wrk.txt" | median)
+        p50=$(awk -v n=$name '$1 == n { print $3 }' "$WORK/wrk.txt" | median)
+        p99=$(awk -v n=$name '$1 == n { print $4 }' "$WORK/wrk.txt" | median)
+        cpu=$(awk -v n=$name '$1 == n { print $5 }' "$WORK/wrk.txt" | median)
+        printf '| %s | %.0f | %s | %s | %s |\n' "$name" "$rps" "$p50" "$p99" "$cpu"
+        eval "RPS_${name//-/_}=$rps"
+        eval "CPU_${name//-/_}=$cpu"
+    done
+    echo
+    awk -v f="$RPS_folio" -v q="$RPS_folio_no_access_log" -v h="$RPS_hummingbird" -v n="$RPS_nginx" 'BEGIN {
+        printf "ratios: folio/hummingbird %.2f (goal >= 0.9), folio/nginx %.2f (goal >= 0.6); ", f / h, f / n
+        printf "without access log: /hummingbird %.2f, /nginx %.2f\n", q / h, q / n }'
+    awk -v f="$CPU_folio" -v h="$CPU_hummingbird" -v n="$CPU_nginx" 'BEGIN {
+        printf "by server CPU per request: hummingbird/folio %.2f, nginx/folio %.2f\n", h / f, n / f }'
+    awk -v f="$RPS_folio" -v h="$RPS_hummingbird_folio_headers" -v fc="$CPU_folio" -v hc="$CPU_hummingbird_folio_headers" \
+        'BEGIN { printf "against the same bytes with Folio'"'"'s header fields: req/s %.2f, CPU %.2f\n", f / h, hc / fc }'
+    [ -z "$before_pid" ] || awk -v f="$RPS_folio" -v b="$RPS_folio_before" -v h="$RPS_hummingbird" -v n="$RPS_nginx" \
+        'BEGIN { printf "folio-before: /hummingbird %.2f, /nginx %.2f; folio/folio-before %.2f\n", b / h, b / n, f / b }'
+    echo "all rounds (name req/s p50 p99 cpu-us/request):"
+    sed 's/^/    /' "$WORK/wrk.txt"
+}
+
+# --- 2. cold fill ------------------------------------------------------------------------------
+status_kib() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+
+fill_folio() { # NAME UPSTREAM_URL [BINARY]: appends "name ms peak_growth rest_growth cpu_ms" to fill.txt
+    local binary=${3:-$FOLIO}
+    local routes="routes:
+  - name: big
+    path: /big
+    upstream: $2"
+    folio_config "$WORK/folio-fill.yaml" $PORT_FILL true "$routes"
+    start "$WORK/folio-fill.log" "$binary" serve --config "$WORK/folio-fill.yaml"
+    local pid=$STARTED
+    wait_http "http://127.0.0.1:$PORT_FILL/not-a-route"   # 404 without touching the upstream
+    sleep 0.3
+    local before seconds peak rest ticks
+    before=$(status_kib $pid VmRSS)
+    ticks=$(cpu_ticks $pid)
+    seconds=$(curl -sf -o "$WORK/first-page.json" -w '%{time_total}' "http://127.0.0.1:$PORT_FILL/big?pageSize=25")
+    ticks=$(($(cpu_ticks $pid) - ticks))
+    peak=$(status_kib $pid VmHWM)
+    sleep 2
+    rest=$(status_kib $pid VmRSS)
+    stop $pid
+    grep -q '"totalCount":1000000' "$WORK/first-page.json" || { echo "$1: bad first page" >&2; exit 1; }
+    awk -v n="$1" -v s="$seconds" -v b="$before" -v p="$peak" -v r="$rest" -v t=$ticks -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "%s %.1f %d %d %.0f\n", n, s * 1000, (p - b) * 1024, (r - b) * 1024, t / hz * 1000 }' \
+        | tee -a "$WORK/fill.txt" >&2
+}
+
+fill() {
+    start "$WORK/chunked.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/list-1m.json" $PORT_CHUNKED --chunked
+    local chunked_pid=$STARTED
+    wait_http "http://127.0.0.1:$PORT_CHUNKED/list"
+    local big="http://127.0.0.1:$PORT_NGINX/list-1m.json"
+    : >"$WORK/fill.txt"
+    for round in $(seq 1 "$FILL_ROUNDS"); do
+        log "cold fill round $round/$FILL_ROUNDS"
+        fill_folio folio "$big"
+        [ -z "${FOLIO_BEFORE:-}" ] || fill_folio folio-before "$big" "$FOLIO_BEFORE"
+        "$BENCH_BIN/StreamDiscard" "$big" | awk '{ print "ahc", $1, 0, 0, $5 }' | tee -a "$WORK/fill.txt" >&2
+        curl -s -o /dev/null -w '%{time_total}' "$big" | awk '{ printf "curl %.1f 0 0 -\n", $1 * 1000 }' \
+            | tee -a "$WORK/fill.txt" >&2
+        fill_folio folio-chunked "http://127.0.0.1:$PORT_CHUNKED/list"
+    done
+    stop $chunked_pid
+
+    echo
+    echo "### Cold fill: $BODY_BYTES-byte, 1,000,000-item upstream array, medians of $FILL_ROUNDS rounds"
+    echo
+    echo "| client | first page / body ms | process CPU ms | RSS growth at peak | RSS growth at rest |"
+    echo "|---|---:|---:|---:|---:|"
+    local names="folio ahc curl folio-chunked"
+    [ -z "${FOLIO_BEFORE:-}" ] || names="folio folio-before ahc curl folio-chunked"
+    for name in $names; do
+        local ms peak rest cpu
+        ms=$(awk -v n=$name '$1 == n { print $2 }' "$WORK/fill.txt" | median)
+        cpu=$(awk -v n=$name '$1 == n && $5 != "-" { print $5 }' "$WORK/fill.txt" | median)
+        if [ "${name#folio}" != "$name" ]; then
+            peak=$(awk -v n=$name '$1 == n { print $3 }' "$WORK/fill.txt" | median)
+            rest=$(awk -v n=$name '$1 == n { print $4 }' "$WORK/fill.txt" | median)
+            printf '| %s | %s | %s | %.1f MB (%.2f x body) | %.1f MB (body + %.1f B/element) |\n' "$name" "$ms" "$cpu" \
+                "$(awk -v v="$peak" 'BEGIN { print v / 1e6 }')" "$(awk -v v="$peak" -v b="$BODY_BYTES" 'BEGIN { print v / b }')" \
+                "$(awk -v v="$rest" 'BEGIN { print v / 1e6 }')" "$(awk -v v="$rest" -v b="$BODY_BYTES" 'BEGIN { print (v - b) / 1e6 }')"
+        else
+            printf '| %s | %s | %s | | |\n' "$name" "$ms" "$cpu"
+        fi
+        eval "FILL_${name//-/_}=$ms"
+    done
+    echo
+    awk -v f="$FILL_folio" -v a="$FILL_ahc" 'BEGIN { printf "ratio folio/ahc %.2f (goal <= 1.5)\n", f / a }'
+    [ -z "${FOLIO_BEFORE:-}" ] || awk -v b="$FILL_folio_before" -v a="$FILL_ahc" 'BEGIN { printf "ratio folio-before/ahc %.2f\n", b / a }'
+    echo "all rounds (name ms peak-growth-bytes rest-growth-bytes cpu-ms):"
+    sed 's/^/    /' "$WORK/fill.txt"
+}
+
+case "$MODE" in
+    throughput) throughput ;;
+    fill) fill ;;
+    all) throughput; fill ;;
+    *) echo "usage: $0 [throughput|fill|all]" >&2; exit 2 ;;
+esac
