@@ -194,7 +194,7 @@ struct UpstreamClientGetTests {
         await upstream.stop()
         // AsyncHTTPClient would retry a refused connection until the connect timeout, so the
         // exchange would outlive the (shorter) response timeout and end as a 504 instead.
-        let settings = UpstreamSettings(connectTimeout: .seconds(30), responseTimeout: .seconds(15))
+        let settings = UpstreamSettings(connectTimeout: .seconds(60), responseTimeout: .seconds(120))
         try await withUpstreamClient(settings) { client in
             let error = await #expect(throws: UpstreamError.self) {
                 _ = try await client.getRecording(url)
