@@ -39,7 +39,9 @@ fi
 [[ -x "$bin" ]] || { echo "soak: $bin not found: swift build -c release first" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "soak: wrk not installed" >&2; exit 1; }
 
-work=$(mktemp -d)
+# Under .build (ignored by git), not /tmp, where other jobs' cleanups may remove it mid-run.
+mkdir -p "$root/.build"
+work=$(mktemp -d "$root/.build/soak.XXXXXX")
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
