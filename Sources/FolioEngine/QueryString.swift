@@ -4,15 +4,20 @@
 public enum QueryString {
     /// Splits on `&` (empty pieces skipped) and decodes keys and values.
     /// An invalid escape or invalid UTF-8 is a 400 (`invalid-query`).
+    ///
+    /// `&` and `=` are found as bytes, never as `Character`s: a combining mark right after them
+    /// (`&\u{301}`) forms one grapheme cluster with them, which would hide the boundary from
+    /// Folio while every other parser (and Folio's own links, once percent-encoded) still sees it.
     public static func parse(_ query: Substring) throws(FolioError) -> [QueryParameter] {
         var result: [QueryParameter] = []
-        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
+        for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let piece = Substring(bytes)
             let key: String
             let value: String
             let hasValue: Bool
-            if let equals = piece.firstIndex(of: "=") {
-                key = try decode(piece[..<equals])
-                value = try decode(piece[piece.index(after: equals)...])
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                key = try decode(Substring(bytes[..<equals]))
+                value = try decode(Substring(bytes[bytes.index(after: equals)...]))
                 hasValue = true
             } else {
                 key = try decode(piece)

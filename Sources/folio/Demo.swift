@@ -26,20 +26,29 @@ struct Demo: AsyncParsableCommand {
         let upstreamTask = Task { try await upstreamGroup.run() }
         let boundUpstream = await upstreamPort.value()
 
-        let yaml = template.replacingOccurrences(of: "http://demo-upstream", with: "http://127.0.0.1:\(boundUpstream)")
-        var configuration: Configuration
+        let upstreamAddress = "http://127.0.0.1:\(boundUpstream)"
+        let port = self.port
+        let path = config
+        @Sendable func load() throws(ConfigurationError) -> Configuration {
+            // Read again on SIGHUP: the same substitutions as at start.
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? template
+            var configuration = try ConfigurationLoader.parse(
+                yaml: text.replacingOccurrences(of: "http://demo-upstream", with: upstreamAddress), file: path)
+            configuration.server.listen.port = port
+            return configuration
+        }
+        let configuration: Configuration
         do {
-            configuration = try ConfigurationLoader.parse(yaml: yaml, file: config)
+            configuration = try load()
         } catch {
             fail(error.problems.map(\.description).joined(separator: "\n"))
         }
-        configuration.server.listen.port = port
         let logger = makeLogger(configuration)
         let adminPort = Port()
         let server: FolioServer
         do {
             server = try buildApplication(
-                configuration: configuration, logger: logger,
+                configuration: configuration, logger: logger, metrics: makeMetricsRegistry(),
                 onListening: { bound in
                     let admin = await adminPort.value()
                     printTour(gateway: bound, admin: admin, upstream: boundUpstream)
@@ -49,13 +58,15 @@ struct Demo: AsyncParsableCommand {
             fail("demo: \(error)")
         }
         if configuration.server.admin == nil { await adminPort.set(0) }
+        let termination: Termination
         do {
-            try await server.application.runService()
+            termination = try await FolioService(server: server, load: load).run()
         } catch {
             fail("demo: \(error)")
         }
         await upstreamGroup.triggerGracefulShutdown()
         _ = await upstreamTask.result
+        Foundation.exit(termination.exitCode)
     }
 }
 
@@ -82,6 +93,7 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
 
         Folio demo is running (Ctrl-C to stop).
           legacy upstream (one big array): http://127.0.0.1:\(upstream)/objects
+          legacy upstream (pages of 20):   http://127.0.0.1:\(upstream)/paged/objects
           admin:                           http://127.0.0.1:\(admin)/readyz
 
         Try:
@@ -90,6 +102,11 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -s '\(base)/objects?metadataOnly'                    # just the paging block
           curl -si '\(base)/objects?pageSize=5' | grep -i -e link -e x-total-count
           curl -si -H 'Range: items=100-104' '\(base)/objects'       # 206 Partial Content
+          curl -s '\(base)/objects?groupBy=alphabetical&metadataOnly'   # section index A..Z, #
+          curl -s '\(base)/objects?beginsWith=O&pageSize=5'          # jump to a section (Œuvre, Ørsted, Oscar…)
+          curl -s '\(base)/objects?sort=-price&pageSize=3'           # another order
+          curl -s '\(base)/objects?groupBy=category&metadataOnly'      # sections by a field's value
+          curl -s '\(base)/paged-objects?pageSize=5&page=3'         # crawled from 67 upstream pages of 20
 
         """
     FileHandle.standardOutput.write(Data(text.utf8))

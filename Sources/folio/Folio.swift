@@ -2,6 +2,8 @@ import ArgumentParser
 import FolioGateway
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 
 /// `folio`: serve, validate or demo (SPEC 1). Start-up errors are one line on stderr and exit 1.
 @main
@@ -22,6 +24,26 @@ func fail(_ message: String) -> Never {
 /// The config path: `--config`, then `$FOLIO_CONFIG`, then `config/folio.yaml`.
 func configPath(_ option: String?) -> String {
     option ?? ProcessInfo.processInfo.environment["FOLIO_CONFIG"] ?? "config/folio.yaml"
+}
+
+/// The one registry `/metrics` renders. swift-metrics is bootstrapped onto it here, in the
+/// executable only, so libraries that report through swift-metrics land in the same output.
+func makeMetricsRegistry() -> PrometheusCollectorRegistry {
+    let registry = PrometheusCollectorRegistry()
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+    return registry
+}
+
+/// Runs until SIGTERM/SIGINT and exits with SPEC 1's status: 0 when drained, 1 when requests
+/// were cut off or a listener could not start.
+func runUntilDrained(_ service: FolioService) async throws -> Never {
+    let termination: Termination
+    do {
+        termination = try await service.run()
+    } catch {
+        fail("folio: \(error)")
+    }
+    exit(termination.exitCode)
 }
 
 func makeLogger(_ configuration: Configuration) -> Logger {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import FolioGateway
 import Foundation
-import Hummingbird
 import Logging
-import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the gateway.")
@@ -22,14 +20,13 @@ struct Serve: AsyncParsableCommand {
         let logger = makeLogger(configuration)
         let server: FolioServer
         do {
-            server = try buildApplication(configuration: configuration, logger: logger)
+            server = try buildApplication(configuration: configuration, logger: logger, metrics: makeMetricsRegistry())
         } catch {
             fail("\(path): \(error)")
         }
-        do {
-            try await server.application.runService()
-        } catch {
-            fail("folio: \(error)")
-        }
+        let service = FolioService(server: server, load: { () throws(ConfigurationError) in
+            try ConfigurationLoader.load(file: path)
+        })
+        try await runUntilDrained(service)
     }
 }

@@ -108,19 +108,12 @@ import Testing
         }
         defer { Task { await upstream.stop() } }
         try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-            let statuses = try await withThrowingTaskGroup(of: String?.self) { group in
-                for i in 0..<30 {
-                    group.addTask {
-                        let response = try await client.execute(uri: "/objects?pageSize=10&offset=\(i * 10)", method: .get)
-                        #expect(response.status == .ok)
-                        #expect(try response.json.paging["totalCount"] as? Int == 300)
-                        return response.header("Cache-Status")
-                    }
-                }
-                return try await group.reduce(into: [String?]()) { $0.append($1) }
-            }
+            let answers = try await concurrentGets(client, (0..<30).map { "/objects?pageSize=10&offset=\($0 * 10)" })
+            #expect(answers.allSatisfy { $0.status == 200 })
+            let statuses = answers.map(\.cacheStatus)
             #expect(upstream.requestCount == 1)
             #expect(statuses.filter { $0 == "folio; fwd=miss; stored" }.count == 1)
+            #expect(statuses.filter { $0 == "folio; fwd=miss; collapsed" }.count > 0, "requests really overlapped")
         }
     }
 

@@ -194,7 +194,7 @@ struct UpstreamClientGetTests {
         await upstream.stop()
         // AsyncHTTPClient would retry a refused connection until the connect timeout, so the
         // exchange would outlive the (shorter) response timeout and end as a 504 instead.
-        let settings = UpstreamSettings(connectTimeout: .seconds(20), responseTimeout: .seconds(2))
+        let settings = UpstreamSettings(connectTimeout: .seconds(30), responseTimeout: .seconds(15))
         try await withUpstreamClient(settings) { client in
             let error = await #expect(throws: UpstreamError.self) {
                 _ = try await client.getRecording(url)
@@ -207,9 +207,11 @@ struct UpstreamClientGetTests {
     @Test func slowBodyTimesOutAlthoughTheHeadCameFast() async throws {
         let headSeen = NIOLockedValueBox(false)
         try await withTestUpstream({ _ in
-            TestUpstream.Reply(chunks: Array(repeating: sampleBytes(10), count: 20), chunkDelay: .milliseconds(100))
+            // The whole body takes 30 s; the head comes at once. Generous margins keep this
+            // meaningful on a loaded 2-core machine.
+            TestUpstream.Reply(chunks: Array(repeating: sampleBytes(10), count: 20), chunkDelay: .milliseconds(1500))
         }) { upstream in
-            try await withUpstreamClient(UpstreamSettings(responseTimeout: .milliseconds(500))) { client in
+            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(8))) { client in
                 let error = await #expect(throws: UpstreamError.self) {
                     _ = try await client.get(upstream.baseURL + "/slow", headers: [:]) { _ in
                         headSeen.withLockedValue { $0 = true }

@@ -3,10 +3,16 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The admin listener: `/livez`, `/readyz`, `POST /purge?route=NAME` (SPEC 7).
+/// The admin listener: `/livez`, `/readyz`, `/metrics`, `POST /purge?route=NAME` (SPEC 7).
+///
+/// A separate listener so probes and scrapes keep working while the client listener drains.
+/// Every endpoint reads the current gateway, so a reload (new `adminToken`, new routes) applies.
 enum AdminEndpoints {
+    /// Prometheus text exposition format.
+    static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+
     static func application(
-        address: ListenAddress, gateway: Gateway, readiness: Readiness, logger: Logger,
+        address: ListenAddress, current: CurrentGateway, readiness: Readiness, logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
         let router = Router(context: GatewayContext.self)
@@ -16,8 +22,15 @@ enum AdminEndpoints {
                 ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
                 : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "draining\n")))
         }
+        router.get("metrics") { _, _ in
+            let gateway = current.gateway
+            let text = gateway.metrics.exposition(cache: gateway.cache)
+            return Response(
+                status: .ok, headers: [.contentType: metricsContentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: text)))
+        }
         router.post("purge") { request, context in
-            purge(request, context: context, gateway: gateway)
+            purge(request, context: context, gateway: current.gateway)
         }
         return Application(
             router: router,

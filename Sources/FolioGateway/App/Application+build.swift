@@ -4,75 +4,115 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 
 /// Everything `folio serve` runs, assembled in one place so tests run the real thing.
+///
+/// Run it with `FolioService` (drain on SIGTERM/SIGINT, reload on SIGHUP, exit status), or run
+/// `application` for the listeners alone (tests: `application.test(.live)`).
 public struct FolioServer: Sendable {
-    /// The client-facing application (the gateway).
+    /// The client listener with the admin listener and the upstream clients' lifecycle attached
+    /// as services: one application, without drain or signal handling.
     public let application: Application<GatewayResponder>
-    /// The gateway behind it (cache, routes), for admin endpoints and tests.
-    public let gateway: Gateway
-    public let upstream: UpstreamClient
     public let readiness: Readiness
+    /// Counters and histograms of every gateway this server has loaded (reloads included).
+    public let metrics: GatewayMetrics
+    let current: CurrentGateway
+    /// The client listener alone, for `FolioService`, which orders it against the admin listener.
+    let listener: Application<GatewayResponder>
+    let admin: (any Service)?
+    /// What the listeners were built with; a reload cannot change it.
+    let listenerSettings: ListenerSettings
+    let logger: Logger
+    let now: @Sendable () -> ContinuousClock.Instant
+
+    /// The gateway answering new requests (replaced by a reload).
+    public var gateway: Gateway { current.gateway }
+    /// The upstream client of the current gateway.
+    public var upstream: UpstreamClient { current.gateway.upstream }
 }
 
 /// Builds the gateway application for `configuration`.
 ///
 /// - Parameters:
+///   - logger: used for every log line, access log included; nothing is bootstrapped here.
+///   - metrics: the registry `/metrics` renders; a fresh one when not given.
 ///   - onListening: called with the bound port of the client listener.
 ///   - onAdminListening: called with the bound port of the admin listener (when enabled).
 public func buildApplication(
     configuration: Configuration,
     logger: Logger,
+    metrics registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
     onListening: @escaping @Sendable (Int) async -> Void = { _ in },
     onAdminListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> FolioServer {
+    let metrics = GatewayMetrics(registry: registry)
     let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration))
     let gateway: Gateway
     do {
-        gateway = try Gateway(configuration: configuration, upstream: upstream, logger: logger, now: now)
+        gateway = try Gateway(configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now)
     } catch {
         Task { try? await upstream.shutdown() }
         throw error
     }
+    let current = CurrentGateway(gateway)
     let readiness = Readiness()
-    let limits = configuration.limits
-    // The parser's own caps sit above Folio's limits, so breaches get Folio's 414/431.
-    let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
-        maxHeaderFieldSize: max(80 * 1024, limits.maxURLBytes * 2, limits.maxHeaderBytes * 2),
-        maxHeaderListSize: max(80 * 1024, limits.maxHeaderBytes * 2),
-        maxHeaderFieldCount: max(1000, limits.maxHeaderCount * 2)
-    )
-    let idle = TimeAmount(configuration.server.idleTimeout)
-    let http1 = HTTP1Channel.Configuration(idleTimeout: idle, httpDecoderConfiguration: decoder)
-    var application = Application(
-        responder: GatewayResponder(gateway: gateway),
-        server: .http1(configuration: http1),
-        configuration: ApplicationConfiguration(
-            address: .hostname(configuration.server.listen.host, port: configuration.server.listen.port),
-            serverName: nil
-        ),
-        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+    let settings = ListenerSettings(configuration)
+    let listen = configuration.server.listen
+    let listener = Application(
+        responder: GatewayResponder(current: current),
+        server: .http1(configuration: settings.http1),
+        configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? 0
+            readiness.markListening()
+            logger.info("listening", metadata: ["listener": "client", "host": "\(listen.host)", "port": .stringConvertible(port)])
+            await onListening(port)
+        },
         logger: logger
     )
-    if let admin = configuration.server.admin {
-        let adminApp = AdminEndpoints.application(
-            address: admin, gateway: gateway, readiness: readiness, logger: logger,
-            onServerRunning: onAdminListening)
-        application.addServices(adminApp)
+    var admin: (any Service)?
+    if let address = configuration.server.admin {
+        admin = AdminEndpoints.application(
+            address: address, current: current, readiness: readiness, logger: logger,
+            onServerRunning: { port in
+                logger.info("listening", metadata: ["listener": "admin", "host": "\(address.host)", "port": .stringConvertible(port)])
+                await onAdminListening(port)
+            })
     }
-    application.addServices(UpstreamClientService(client: upstream))
-    return FolioServer(application: application, gateway: gateway, upstream: upstream, readiness: readiness)
+    var application = listener
+    if let admin { application.addServices(admin) }
+    application.addServices(UpstreamClientsService(current: current))
+    return FolioServer(
+        application: application, readiness: readiness, metrics: metrics, current: current, listener: listener,
+        admin: admin, listenerSettings: settings, logger: logger, now: now)
 }
 
-/// Shuts the upstream client down when the service group stops.
-struct UpstreamClientService: Service {
-    let client: UpstreamClient
+/// The client listener's own settings: the idle timeout and the HTTP parser's caps, which sit
+/// above Folio's limits so breaches get Folio's 414/431 instead of a bare 400.
+struct ListenerSettings: Equatable, Sendable {
+    var idleTimeout: Duration
+    var maxHeaderFieldSize: Int
+    var maxHeaderListSize: Int
+    var maxHeaderFieldCount: Int
 
-    func run() async throws {
-        try? await gracefulShutdown()
-        try await client.shutdown()
+    init(_ configuration: Configuration) {
+        let limits = configuration.limits
+        idleTimeout = configuration.server.idleTimeout
+        maxHeaderFieldSize = max(80 * 1024, limits.maxURLBytes * 2, limits.maxHeaderBytes * 2)
+        maxHeaderListSize = max(80 * 1024, limits.maxHeaderBytes * 2)
+        maxHeaderFieldCount = max(1000, limits.maxHeaderCount * 2)
+    }
+
+    var http1: HTTP1Channel.Configuration {
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: maxHeaderFieldSize,
+            maxHeaderListSize: maxHeaderListSize,
+            maxHeaderFieldCount: maxHeaderFieldCount
+        )
+        return HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout), httpDecoderConfiguration: decoder)
     }
 }
 

@@ -2,11 +2,23 @@ import Hummingbird
 
 /// The one responder of the client listener: every path goes through Folio's own route
 /// matcher (Hummingbird's router cannot express SPEC 2.1's matching rules).
+///
+/// Each request takes the current gateway once and finishes on it, so a reload never changes
+/// the config under a request; the count of requests per gateway tells a reload when the old
+/// gateway's upstream client may go.
 public struct GatewayResponder: HTTPResponder {
     public typealias Context = GatewayContext
-    let gateway: Gateway
+    let current: CurrentGateway
 
     public func respond(to request: Request, context: GatewayContext) async throws -> Response {
-        await gateway.respond(to: request, context: context)
+        let generation = current.current
+        generation.inFlight.add(1, ordering: .relaxed)
+        defer { generation.inFlight.subtract(1, ordering: .releasing) }
+        let start = ContinuousClock.now
+        var routeIndex: Int?
+        let response = await generation.gateway.respond(to: request, context: context, routeIndex: &routeIndex)
+        generation.gateway.observe(
+            request, context: context, response: response, routeIndex: routeIndex, duration: start.duration(to: .now))
+        return response
     }
 }

@@ -5,11 +5,30 @@ import NIOHTTP1
 
 extension Gateway {
     /// Fetches the route's upstream list and indexes it while it streams in.
+    ///
+    /// A stale `previous` with validators is revalidated: a 304 renews it without a body.
     func fetchList(_ plan: FillPlan, route: RouteRuntime, previous: Snapshot?) async throws -> FillResult {
+        if let paging = route.config.upstreamPaging {
+            return try await crawlList(plan, route: route, paging: paging, previous: previous)
+        }
         let indexer = ListIndexer(items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort)
         let errorBodyLimit = min(configuration.limits.maxUpstreamBytes, 1 << 20)
-        let (head, sink) = try await upstream.get(plan.url, headers: plan.headers) { head in
+        var headers = plan.headers
+        let conditional = previous.map { $0.etag != nil || $0.lastModified != nil } ?? false
+        if let previous, conditional {
+            if let etag = previous.etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+            if let lastModified = previous.lastModified { headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
+        }
+        let (head, sink) = try await upstream.get(plan.url, headers: headers) { head in
             FillSink(head: head, indexer: indexer, errorBodyLimit: errorBodyLimit)
+        }
+        let freshness = Freshness.of(
+            header: { name in head.headers[name].isEmpty ? nil : head.headers[name].joined(separator: ", ") },
+            defaultTTL: route.config.cache.ttl,
+            credentialPartition: plan.key?.partition != nil,
+            sharedWithCredentials: plan.sharedWithCredentials)
+        if head.status == 304, conditional, let previous {
+            return .revalidated(previous.renewed(at: cache.now(), freshness: freshness))
         }
         guard (200..<300).contains(head.status) else {
             let response = ProxyHeaders.clientResponseHeaders(from: head.headers)
@@ -20,13 +39,28 @@ extension Gateway {
                     body: sink.collected))
         }
         let (list, token) = try sink.finish()
+        return storedList(list, token: token, route: route, previous: previous, freshness: freshness)
+    }
+
+    /// A received list as the key's newest snapshot (or an uncacheable one), fresh as
+    /// `freshness` says.
+    func storedList(
+        _ list: ItemList, token: String, route: RouteRuntime, previous: Snapshot?, freshness: Freshness
+    ) -> FillResult {
         let now = cache.now()
-        let freshUntil = now + route.config.cache.ttl
-        if let previous, previous.token == token {
+        if let previous, previous.token == token, freshness.storable {
             // Same content: keep the existing snapshot (and its memory) with new freshness.
-            return .stored(previous.renewed(storedAt: now, freshUntil: freshUntil))
+            return .stored(previous.renewed(at: now, freshness: freshness))
         }
-        return .stored(Snapshot(list: list, token: token, storedAt: now, freshUntil: freshUntil))
+        let indexes = SnapshotIndexes(list: list, sectionKey: route.sectionKey)
+        // The route's own order is built once per fill, before the snapshot is shared, so
+        // its bytes count against `cache.maxBytes` and no page request waits for it.
+        _ = indexes.order(route.defaultSort)
+        let snapshot = Snapshot(
+            list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,
+            etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate,
+            indexes: indexes)
+        return freshness.storable ? .stored(snapshot) : .uncacheable(snapshot)
     }
 }
 

@@ -16,7 +16,9 @@ extension Gateway {
         if let query = target.query, !query.isEmpty {
             url += (url.contains("?") ? "&" : "?") + query
         }
-        var response = try await forward(request, context: context, url: url, requestID: requestID)
+        var response = try await measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+            try await forward(request, context: context, url: url, requestID: requestID)
+        }
         if (200..<300).contains(response.status.code) {
             cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         }
@@ -32,7 +34,9 @@ extension Gateway {
             throw FolioError(
                 code: "not-found", status: 404, title: "Not found", detail: "no route matches \(target.path)")
         }
-        var response = try await forward(request, context: context, url: fallback.origin + target.raw, requestID: requestID)
+        var response = try await measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
+            try await forward(request, context: context, url: fallback.origin + target.raw, requestID: requestID)
+        }
         response.headers[.cacheStatus] = "folio; fwd=bypass"
         return response
     }

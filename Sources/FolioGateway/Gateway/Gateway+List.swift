@@ -14,14 +14,19 @@ extension Gateway {
         let parameters = try QueryString.parse(target.query ?? "")
         let listRequest = try ListRequest.interpret(
             parameters, options: route.paging, rangeHeader: request.headers[.range])
-        try ListFeatures.check(listRequest, route: route)
+        let selection = try ListSelection(listRequest, route: route)
 
         let fill = fillPlan(request, context: context, route: route, match: match, parameters: parameters, requestID: requestID)
         let resolution = try await resolve(fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let cacheStatus, let age):
+            if let groupBy = selection.groupBy {
+                return sectionIndexResponse(
+                    request, route: route, listRequest: listRequest, groupBy: groupBy, snapshot: snapshot,
+                    cacheStatus: cacheStatus, age: age, target: target)
+            }
             return try pageResponse(
-                request, route: route, listRequest: listRequest, snapshot: snapshot,
+                request, route: route, listRequest: listRequest, view: selection.view(of: snapshot), snapshot: snapshot,
                 cacheStatus: cacheStatus, age: age, target: target)
         case .upstream(let answer, let cacheStatus):
             return passThrough(answer, cacheStatus: cacheStatus)
@@ -44,10 +49,9 @@ extension Gateway {
 
     /// Writes the page (or metadata, or 206 range) for a resolved snapshot.
     func pageResponse(
-        _ request: Request, route: RouteRuntime, listRequest: ListRequest, snapshot: Snapshot,
+        _ request: Request, route: RouteRuntime, listRequest: ListRequest, view: ListView, snapshot: Snapshot,
         cacheStatus: String, age: Int?, target: RequestTarget
     ) throws -> Response {
-        let view = ListView(list: snapshot.list)
         let total = view.count
         var status = HTTPResponse.Status.ok
         var contentRange: String?
@@ -124,23 +128,5 @@ extension Gateway {
         return Response(
             status: HTTPResponse.Status(code: answer.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
-    }
-}
-
-/// Query features that belong to the sections issue: refused clearly until they exist.
-enum ListFeatures {
-    static func check(_ request: ListRequest, route: RouteRuntime) throws(FolioError) {
-        if let sort = request.sort {
-            throw .invalidParameter("sort '\(sort)' is not allowed on this route")
-        }
-        if let groupBy = request.groupBy {
-            throw .invalidParameter("groupBy '\(groupBy)' is not allowed on this route")
-        }
-        if request.beginsWith != nil {
-            throw .invalidParameter("beginsWith needs a sectionKey on this route")
-        }
-        if let filter = request.filters.first {
-            throw .invalidParameter("filtering by '\(filter.field)' is not supported on this route")
-        }
     }
 }

@@ -21,6 +21,8 @@ struct FillPlan: Sendable {
     /// never needs them.
     var headers: HTTPHeaders { makeHeaders() }
     let makeHeaders: @Sendable () -> HTTPHeaders
+    /// Credentials on a route that shares one list for everyone (`authorized: shared`).
+    var sharedWithCredentials = false
 }
 
 extension Gateway {
@@ -68,7 +70,9 @@ extension Gateway {
             case .shared: break
             }
         }
-        return FillPlan(key: key, url: url, makeHeaders: makeHeaders)
+        return FillPlan(
+            key: key, url: url, makeHeaders: makeHeaders,
+            sharedWithCredentials: credentialed && route.config.authorized == .shared)
     }
 
     /// A hash of the credential headers: the raw credential is never kept.
@@ -87,36 +91,40 @@ extension Gateway {
     func resolve(_ plan: FillPlan, token: String?, route: RouteRuntime) async throws -> Resolution {
         let settings = route.config.cache
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
-            try await self.fetchList(plan, route: route, previous: previous)
+            try await self.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+                try await self.fetchList(plan, route: route, previous: previous)
+            }
         }
         guard let key = plan.key else {
             return try await direct(fetch, token: token, cacheStatus: "folio; fwd=bypass")
         }
         let now = cache.now()
-        if let token, let (snapshot, supersededAt) = cache.retained(key, token: token) {
-            return .served(
-                snapshot, cacheStatus: "folio; hit; ttl=-\((now - supersededAt).wholeSeconds)",
-                age: Int((now - snapshot.storedAt).wholeSeconds))
-        }
         let current = cache.current(key)
-        if let current {
-            let age = Int((now - current.storedAt).wholeSeconds)
+        if token == nil || token == current?.token, let current {
             if current.freshUntil > now {
-                let status = "folio; hit; ttl=\((current.freshUntil - now).wholeSeconds)"
-                if let token, token != current.token { return .gone(current: current, cacheStatus: status) }
-                return .served(current, cacheStatus: status, age: age)
+                return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
             }
             let stale = now - current.freshUntil
-            if stale <= settings.staleWhileRevalidate, token == nil || token == current.token {
+            if !current.mustRevalidate, stale <= settings.staleWhileRevalidate {
                 cache.refreshInBackground(key, retention: settings.snapshotRetention, fetch: fetch)
-                return .served(current, cacheStatus: "folio; hit; ttl=-\(stale.wholeSeconds)", age: age)
+                return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
+            }
+        } else if let token {
+            if let (snapshot, supersededAt) = cache.retained(key, token: token) {
+                return .served(
+                    snapshot, cacheStatus: "folio; hit; ttl=-\((now - supersededAt).wholeSeconds)", age: snapshot.age(at: now))
+            }
+            // A fresh list that lacks the token: 410 at once, so random tokens cannot drive
+            // upstream traffic.
+            if let current, current.freshUntil > now {
+                return .gone(current: current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))")
             }
         }
 
         let (result, role) = await cache.fill(key, retention: settings.snapshotRetention, fetch: fetch)
         let staleServable: (Snapshot, Duration)? = current.flatMap { current in
             let stale = cache.now() - current.freshUntil
-            return stale <= settings.staleIfError ? (current, stale) : nil
+            return !current.mustRevalidate && stale <= settings.staleIfError ? (current, stale) : nil
         }
         switch result {
         case .success(.stored(let snapshot)):
@@ -127,6 +135,12 @@ extension Gateway {
             }
             if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: status) }
             return .served(snapshot, cacheStatus: status, age: nil)
+        case .success(.revalidated(let snapshot)):
+            let status = role == .leader
+                ? "folio; fwd=stale; fwd-status=304; ttl=\(snapshot.ttl(at: cache.now()))"
+                : "folio; fwd=miss; collapsed"
+            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: status) }
+            return .served(snapshot, cacheStatus: status, age: snapshot.age(at: cache.now()))
         case .success(.uncacheable(let snapshot)):
             if role == .collapsed {
                 // Never hand one requester's uncacheable list to another: fetch our own.
@@ -164,7 +178,7 @@ extension Gateway {
             throw folioError.adding(header: .init("Cache-Status", "\(cacheStatus); fwd-status=\(folioError.status)"))
         }
         switch result {
-        case .stored(let snapshot), .uncacheable(let snapshot):
+        case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot):
             if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: cacheStatus) }
             return .served(snapshot, cacheStatus: cacheStatus, age: nil)
         case .upstream(let answer):

@@ -16,23 +16,28 @@ public final class Gateway: Sendable {
     let cache: SnapshotCache
     let upstream: UpstreamClient
     let logger: Logger
+    let metrics: GatewayMetrics
 
     public init(
         configuration: Configuration,
         upstream: UpstreamClient,
         logger: Logger,
+        metrics: GatewayMetrics = GatewayMetrics(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) throws(FolioError) {
         self.configuration = configuration
         var routes: [RouteRuntime] = []
         for route in configuration.routes {
-            routes.append(try RouteRuntime(route, limits: configuration.limits))
+            routes.append(try RouteRuntime(route, limits: configuration.limits, metrics: metrics.route(route.name)))
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
-        self.cache = SnapshotCache(now: now)
+        let evictions = metrics.cacheEvictions
+        self.cache = SnapshotCache(
+            maxBytes: configuration.cache.maxBytes, now: now, onEviction: { evictions.increment(by: Int64($0)) })
         self.upstream = upstream
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Upstream client settings derived from the config's limits.
@@ -52,10 +57,17 @@ public final class Gateway: Sendable {
 
     /// Answers one client request.
     public func respond(to request: Request, context: GatewayContext) async -> Response {
+        var routeIndex: Int?
+        return await respond(to: request, context: context, routeIndex: &routeIndex)
+    }
+
+    /// Answers one client request and says which route matched (nil: none), for metrics and
+    /// the access log.
+    func respond(to request: Request, context: GatewayContext, routeIndex: inout Int?) async -> Response {
         let requestID = RequestID.accept(request.headers[.xRequestID])
         var response: Response
         do {
-            response = try await route(request, context: context, requestID: requestID)
+            response = try await route(request, context: context, requestID: requestID, routeIndex: &routeIndex)
         } catch let error as FolioError {
             response = Problem.response(error)
         } catch let error as UpstreamError {
@@ -70,12 +82,15 @@ public final class Gateway: Sendable {
         return response
     }
 
-    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
+    private func route(
+        _ request: Request, context: GatewayContext, requestID: String, routeIndex: inout Int?
+    ) async throws -> Response {
         try RequestLimits.check(request, limits: configuration.limits)
         let target = RequestTarget(request.head.path ?? "/")
         guard let match = try table.match(rawPath: target.path) else {
             return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
         }
+        routeIndex = match.routeIndex
         let route = routes[match.routeIndex]
         switch request.method {
         case .get, .head:

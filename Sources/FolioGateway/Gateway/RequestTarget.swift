@@ -7,7 +7,8 @@ struct RequestTarget: Sendable {
 
     init(_ raw: String) {
         self.raw = raw
-        if let q = raw.firstIndex(of: "?") {
+        // The byte, not the Character: `?` followed by a combining mark is one Character.
+        if let q = raw.utf8.firstIndex(of: UInt8(ascii: "?")) {
             path = raw[..<q]
             query = raw[raw.index(after: q)...]
         } else {

@@ -12,9 +12,19 @@ final class RouteRuntime: Sendable {
     /// Lower-cased names of the `vary` headers.
     let varyNames: [String]
     let forwardQuery: Set<String>
+    /// The route's `sort`, the default order of its list.
+    let defaultSort: SortSpec
+    let sectionKey: FieldPath?
+    /// Field names a client may sort by: `sortable`, plus the `sectionKey` and `groupable`
+    /// fields, whose section offsets refer to that order.
+    let sortableFields: [String]
+    let groupableFields: [String: FieldPath]
+    /// This route's metric handles, created once per config.
+    let metrics: RouteMetrics
 
-    init(_ route: Configuration.Route, limits: Configuration.Limits) throws(FolioError) {
+    init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) throws(FolioError) {
         self.config = route
+        self.metrics = metrics
         let p = route.paging
         self.paging = PagingOptions(
             defaultPageSize: p.pageSize,
@@ -29,6 +39,16 @@ final class RouteRuntime: Sendable {
             maxBytes: limits.maxUpstreamBytes, maxItems: limits.maxItems, maxDepth: limits.maxJSONDepth)
         self.varyNames = route.vary.map { $0.lowercased() }
         self.forwardQuery = Set(route.forwardQuery)
+        self.defaultSort = try SortSpec(parsing: route.sort)
+        self.sectionKey = try route.sectionKey.map { name throws(FolioError) in try FieldPath(name) }
+        var sortable = route.sortable
+        for name in [route.sectionKey].compactMap({ $0 }) + route.groupable where !sortable.contains(name) {
+            sortable.append(name)
+        }
+        self.sortableFields = sortable
+        var groupable: [String: FieldPath] = [:]
+        for name in route.groupable { groupable[name] = try FieldPath(name) }
+        self.groupableFields = groupable
     }
 
     var name: String { config.name }

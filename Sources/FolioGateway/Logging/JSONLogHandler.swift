@@ -1,17 +1,25 @@
-import Foundation
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// swift-log handler writing one JSON object per line (SPEC 7): `time`, `level`, `message`,
-/// `label`, then the metadata. Writes go to stdout under a lock so lines never interleave.
+/// `label`, then the metadata in key order. Numbers and booleans in metadata stay JSON numbers
+/// and booleans, arrays and dictionaries nest, everything else is a string.
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     let label: String
+    let output: LogOutput
 
-    public init(label: String, level: Logger.Level = .info) {
+    public init(label: String, level: Logger.Level = .info, output: LogOutput = .standardOutput) {
         self.label = label
         self.logLevel = level
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -22,26 +30,64 @@ public struct JSONLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
-        var line = "{\"time\":\(Self.quoted(Self.timestamp())),\"level\":\(Self.quoted(event.level.rawValue)),"
-        line += "\"message\":\(Self.quoted(event.message.description)),\"label\":\(Self.quoted(label))"
+        var line = "{\"time\":\""
+        line.reserveCapacity(256)
+        Self.appendTimestamp(to: &line)
+        line += "\",\"level\":"
+        Self.appendQuoted(event.level.rawValue, to: &line)
+        line += ",\"message\":"
+        Self.appendQuoted(event.message.description, to: &line)
+        line += ",\"label\":"
+        Self.appendQuoted(label, to: &line)
         for key in fields.keys.sorted() {
-            line += ",\(Self.quoted(key)):\(Self.quoted(fields[key]!.description))"
+            line += ","
+            Self.appendQuoted(key, to: &line)
+            line += ":"
+            Self.append(fields[key]!, to: &line)
         }
         line += "}\n"
-        Self.output.withLock { _ in
-            FileHandle.standardOutput.write(Data(line.utf8))
-        }
+        output.write(line)
     }
 
-    private static let output = Mutex(())
-
-    static func timestamp() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    static func append(_ value: Logger.Metadata.Value, to line: inout String) {
+        switch value {
+        case .string(let text):
+            appendQuoted(text, to: &line)
+        case .stringConvertible(let value):
+            switch value {
+            case let number as any BinaryInteger: line += number.description
+            case let number as Double where number.isFinite: line += number.description
+            case let flag as Bool: line += flag ? "true" : "false"
+            default: appendQuoted(value.description, to: &line)
+            }
+        case .array(let values):
+            line += "["
+            for (index, element) in values.enumerated() {
+                if index > 0 { line += "," }
+                append(element, to: &line)
+            }
+            line += "]"
+        case .dictionary(let members):
+            line += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { line += "," }
+                appendQuoted(key, to: &line)
+                line += ":"
+                append(members[key]!, to: &line)
+            }
+            line += "}"
+        }
     }
 
     /// JSON string literal of `text`.
     static func quoted(_ text: String) -> String {
-        var out = "\""
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    static func appendQuoted(_ text: String, to out: inout String) {
+        out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -49,10 +95,70 @@ public struct JSONLogHandler: LogHandler {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
+    }
+
+    /// UTC, millisecond precision: `2026-01-31T12:34:56.789Z`. Written by hand because the log
+    /// line of every request goes through here.
+    static func appendTimestamp(to line: inout String) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int, _ width: Int) {
+            let text = String(value)
+            if text.count < width { line += String(repeating: "0", count: width - text.count) }
+            line += text
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        line += "-"
+        digits(Int(parts.tm_mon) + 1, 2)
+        line += "-"
+        digits(Int(parts.tm_mday), 2)
+        line += "T"
+        digits(Int(parts.tm_hour), 2)
+        line += ":"
+        digits(Int(parts.tm_min), 2)
+        line += ":"
+        digits(Int(parts.tm_sec), 2)
+        line += "."
+        digits(Int(now.tv_nsec) / 1_000_000, 3)
+        line += "Z"
+    }
+}
+
+/// Where `JSONLogHandler` writes finished lines. Injected so tests can capture them.
+public struct LogOutput: Sendable {
+    public let write: @Sendable (String) -> Void
+
+    public init(write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    /// stdout, one `write(2)` loop per line under a lock, so concurrent lines never interleave.
+    public static let standardOutput = LogOutput { line in
+        outputLock.withLock { _ in writeAll(line, to: STDOUT_FILENO) }
+    }
+}
+
+private let outputLock = Mutex(())
+
+private func writeAll(_ line: String, to descriptor: Int32) {
+    var line = line
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
     }
 }

@@ -10,4 +10,13 @@ extension FolioError {
             detail: "The request body exceeds \(limit) bytes."
         )
     }
+
+    /// 400: the client's request body could not be read (malformed chunked framing, or the
+    /// connection failed mid-body); nothing complete was forwarded.
+    static let unreadableRequestBody = FolioError(
+        code: "invalid-request-body",
+        status: 400,
+        title: "Invalid request body",
+        detail: "The request body could not be read: its framing is malformed or it ended early."
+    )
 }

@@ -9,7 +9,8 @@ extension UpstreamClient {
     /// answer with its body collected and decoded.
     ///
     /// The body streams through; more than `maxRequestBodyBytes` (by `Content-Length` up front,
-    /// or counted) fails with a `FolioError` 413. Redirects are passed back, not followed.
+    /// or counted) fails with a `FolioError` 413, a body the client's connection cannot deliver
+    /// (malformed framing) with a 400. Redirects are passed back, not followed.
     /// Timeouts, the decoded-size cap and the error codes are those of `get`.
     public func forward<Body: AsyncSequence & Sendable>(
         method: HTTPMethod,
@@ -22,37 +23,44 @@ extension UpstreamClient {
         if let declared, declared > maxRequestBodyBytes {
             throw FolioError.requestBodyTooLarge(limit: maxRequestBodyBytes)
         }
-        let overflowed = NIOLockedValueBox(false)
-        let limited = LimitedBody(base: body, limit: maxRequestBodyBytes, overflowed: overflowed)
+        let failure = NIOLockedValueBox<FolioError?>(nil)
+        let relay = BodyRelay(LimitedBody(base: body, limit: maxRequestBodyBytes, failure: failure))
         let headers = Self.outgoing(headers)
         let maxBodyBytes = settings.maxBodyBytes
+        let timeout = settings.responseTimeout
         do {
-            return try await Deadline(after: settings.responseTimeout).run { [self] in
-                var request = HTTPClientRequest(url: url)
-                request.method = method
-                request.headers = headers
-                request.body = try await Self.requestBody(limited, declared: declared)
-                let response = try await execute(request)
-                let head = Self.head(of: response, url: url)
-                if let length = Self.declaredLength(head.headers), length > maxBodyBytes {
-                    throw UpstreamError.bodyTooLarge("Content-Length \(length) exceeds \(maxBodyBytes)")
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                // The client's body is read only by this child, which is over before the answer
+                // is returned (see BodyRelay).
+                group.addTask { await relay.pump() }
+                defer { group.cancelAll() }
+                return try await Deadline(after: timeout).run { [self] in
+                    var request = HTTPClientRequest(url: url)
+                    request.method = method
+                    request.headers = headers
+                    request.body = try await Self.requestBody(relay, declared: declared)
+                    let response = try await execute(request)
+                    let head = Self.head(of: response, url: url)
+                    if let length = Self.declaredLength(head.headers), length > maxBodyBytes {
+                        throw UpstreamError.bodyTooLarge("Content-Length \(length) exceeds \(maxBodyBytes)")
+                    }
+                    let sink = Handover(CollectingSink(limit: maxBodyBytes))
+                    try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+                    return (head, sink.value.buffer)
                 }
-                let sink = Handover(CollectingSink(limit: maxBodyBytes))
-                try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
-                return (head, sink.value.buffer)
             }
-        } catch _ where overflowed.withLockedValue({ $0 }) {
-            throw FolioError.requestBodyTooLarge(limit: maxRequestBodyBytes)
+        } catch {
+            throw failure.withLockedValue { $0 } ?? error
         }
     }
 
     /// No body at all when the client sent none, so a bodiless GET or DELETE is not turned into
     /// a chunked one (AsyncHTTPClient still sends `Content-Length: 0` for methods that expect a
     /// body); otherwise the client's length when it gave one, else chunked.
-    private static func requestBody<Base: AsyncSequence & Sendable>(
-        _ body: LimitedBody<Base>,
+    private static func requestBody<Body: AsyncSequence & Sendable>(
+        _ body: Body,
         declared: Int?
-    ) async throws -> HTTPClientRequest.Body? where Base.Element == ByteBuffer {
+    ) async throws -> HTTPClientRequest.Body? where Body.Element == ByteBuffer {
         var iterator = body.makeAsyncIterator()
         guard let first = try await iterator.next() else { return nil }
         let rest = PeekedBody(first: first, rest: Handover(iterator))

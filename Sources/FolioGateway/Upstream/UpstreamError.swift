@@ -47,7 +47,7 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
             case .timeout: ("Upstream timeout", "The upstream did not send its whole answer in time.")
             case .redirectRefused: ("Upstream redirect refused", "The upstream redirected to another origin.")
             case .tooManyRedirects: ("Too many upstream redirects", "The upstream redirected more than 5 times.")
-            case .bodyTooLarge: ("Upstream body too large", "The upstream body exceeds the configured size limit.")
+            case .bodyTooLarge: ("Upstream body too large", "The upstream body exceeds limits.maxUpstreamBytes (counted after decompression).")
             case .failed: ("Upstream failed", "The upstream exchange failed.")
             }
         return FolioError(code: code, status: status, title: title, detail: detail)

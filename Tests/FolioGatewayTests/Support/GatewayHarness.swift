@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import FolioEngine
 import HTTPTypes
@@ -99,4 +100,33 @@ func rawItems(_ body: String, key: String = "objects") throws -> [String] {
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Sends `uris` to the live gateway at once over separate connections (HummingbirdTesting's
+/// client sends one request at a time), returning each answer's status and `Cache-Status`.
+func concurrentGets(_ client: any TestClientProtocol, _ uris: [String]) async throws -> [(status: Int, cacheStatus: String?)] {
+    let port = try #require(client.port)
+    // Its own client: the shared one opens at most 8 connections per host and would queue
+    // the rest, so they would not overlap.
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, uris.count)
+    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    do {
+        let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for uri in uris {
+                group.addTask {
+                    let response = try await http.execute(
+                        HTTPClientRequest(url: "http://127.0.0.1:\(port)\(uri)"), timeout: .seconds(30))
+                    _ = try await response.body.collect(upTo: 64 << 20)
+                    return (Int(response.status.code), response.headers.first(name: "Cache-Status"))
+                }
+            }
+            return try await group.reduce(into: [(status: Int, cacheStatus: String?)]()) { $0.append($1) }
+        }
+        try await http.shutdown()
+        return answers
+    } catch {
+        try? await http.shutdown()
+        throw error
+    }
 }

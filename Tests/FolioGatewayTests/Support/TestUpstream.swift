@@ -3,6 +3,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A real HTTP/1.1 server on 127.0.0.1 (ephemeral port) playing an upstream in tests.
 ///
 /// Raw NIO rather than Hummingbird: it records request headers exactly as they arrived
@@ -53,6 +57,8 @@ final class TestUpstream: Sendable {
         var chunkDelay: Duration? = nil
         /// Close the connection after the body parts instead of ending the message.
         var truncate: Bool = false
+        /// Abort the connection with a TCP reset (SO_LINGER 0) after the body parts.
+        var reset: Bool = false
         /// Awaited before body part `index` is written (after `chunkDelay`), e.g. to hold the
         /// rest of a body back until the client has shown it received the first part.
         var beforeChunk: (@Sendable (_ index: Int) async -> Void)? = nil
@@ -262,6 +268,11 @@ extension TestUpstream {
                 await reply.beforeChunk?(index)
                 try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: part))))
             }
+        }
+        if reply.reset, let socket = channel as? any SocketOptionProvider {
+            try await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            try await channel.close()
+            return
         }
         if reply.truncate {
             try await channel.close()

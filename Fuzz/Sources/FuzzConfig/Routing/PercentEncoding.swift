@@ -1,0 +1,1 @@
+../../../../Sources/FolioGateway/Routing/PercentEncoding.swift

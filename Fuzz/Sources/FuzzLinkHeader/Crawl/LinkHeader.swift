@@ -1,0 +1,1 @@
+../../../../Sources/FolioGateway/Crawl/LinkHeader.swift

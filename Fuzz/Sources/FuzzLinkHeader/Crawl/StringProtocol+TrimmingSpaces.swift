@@ -1,0 +1,1 @@
+../../../../Sources/FolioGateway/Upstream/StringProtocol+TrimmingSpaces.swift

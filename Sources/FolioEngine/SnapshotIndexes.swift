@@ -1,0 +1,105 @@
+import Synchronization
+
+/// Everything derived from one snapshot's list for sorting, sections and filters (SPEC 3.3).
+///
+/// Each piece is computed on first use and kept for the snapshot's life: single-field orders with
+/// their tie marks (4 bytes and 1 bit an element; the opposite direction, value groups and filter
+/// ranges derive from them without reading items again), multi-field orders (4 bytes an element),
+/// and the section index. Computation runs outside the lock, so two threads asking for the same
+/// order at once may both build it; the first stored wins.
+public final class SnapshotIndexes: Sendable {
+    let list: ItemList
+    let sectionKey: FieldPath?
+    let state = Mutex(State())
+
+    struct OrderID: Hashable {
+        var field: FieldPath
+        var descending: Bool
+        var crossType: Bool
+    }
+
+    struct State: ~Copyable {
+        var single: [OrderID: OrderEntry] = [:]
+        var multi: [SortSpec: [UInt32]] = [:]
+        var titles: OrderBuilder.Titles?
+        var valueGroups: [FieldPath: [Section]] = [:]
+    }
+
+    public init(list: ItemList, sectionKey: FieldPath?) {
+        self.list = list
+        self.sectionKey = sectionKey
+    }
+
+    /// Bytes held by the caches (not the list itself).
+    public var retainedBytes: Int {
+        state.withLock { state in
+            var total = 0
+            for entry in state.single.values { total += entry.retainedBytes }
+            for order in state.multi.values { total += order.capacity * 4 }
+            if let titles = state.titles {
+                total += titles.titles.reduce(0) { $0 + 16 + $1.utf8.count } + titles.counts.capacity * 8
+            }
+            for sections in state.valueGroups.values {
+                total += sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
+            }
+            return total
+        }
+    }
+
+    /// The permutation of element indices for `sort` (SPEC 3.3): a key on the `sectionKey` uses the
+    /// `sectionKey` rule (strings by folded key, then every other value in upstream order, then
+    /// null/missing); other keys the cross-type rule (numbers < strings < booleans <
+    /// objects/arrays < null/missing, numbers by exact decimal value, strings by folded then exact
+    /// form). `-` reverses all but null/missing; ties go to the next key, then upstream position.
+    /// Nil for `SortSpec.upstream` (the identity).
+    public func order(_ sort: SortSpec) -> [UInt32]? {
+        guard let firstKey = sort.keys.first else { return nil }
+        let base = entry(OrderID(field: firstKey.field, descending: firstKey.descending, crossType: false))
+        guard sort.keys.count > 1 else { return base.order }
+        if let cached = state.withLock({ $0.multi[sort] }) { return cached }
+        let rest = sort.keys.dropFirst().map { (key: $0, rule: rule(for: $0.field, crossType: false)) }
+        let order = OrderBuilder.refine(list: list, base: base, keys: rest)
+        return state.withLock { state in
+            if let stored = state.multi[sort] { return stored }
+            state.multi[sort] = order
+            return order
+        }
+    }
+
+    func rule(for field: FieldPath, crossType: Bool) -> FieldColumn.Rule {
+        !crossType && field == sectionKey ? .sectionKey : .crossType
+    }
+
+    /// The single-field order, from the cache, derived from the opposite direction, or built.
+    func entry(_ requested: OrderID) -> OrderEntry {
+        var id = requested
+        // The cross-type rule is already what every field but the sectionKey uses.
+        if id.field != sectionKey { id.crossType = false }
+        var opposite = id
+        opposite.descending.toggle()
+        let (cached, reversible) = state.withLock { ($0.single[id], $0.single[opposite]) }
+        if let cached { return cached }
+        let rule = rule(for: id.field, crossType: id.crossType)
+        let built: OrderEntry
+        var titles: OrderBuilder.Titles?
+        if let reversible {
+            built = reversible.reversed()
+        } else {
+            (built, titles) = OrderBuilder.single(list: list, field: id.field, rule: rule, descending: id.descending)
+        }
+        return state.withLock { state in
+            if titles != nil, state.titles == nil { state.titles = titles }
+            if let stored = state.single[id] { return stored }
+            state.single[id] = built
+            return built
+        }
+    }
+}
+
+/// Whether two arrays share storage: the caller passed back an order this index handed out.
+func sameStorage(_ a: [UInt32], _ b: [UInt32]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBufferPointer { first in
+        b.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
+    }
+}

@@ -1,0 +1,103 @@
+import Logging
+
+/// What a reload did (SPEC 1, SIGHUP).
+public struct ReloadResult: Sendable {
+    /// Why the new config was refused; empty when it is serving.
+    public let problems: [ConfigurationProblem]
+    /// Routes whose snapshots were carried over (their config did not change).
+    public let keptRoutes: [String]
+    /// Settings that changed in the file but take effect only after a restart.
+    public let needsRestart: [String]
+    /// Whether `limits` changed the upstream client's settings, so a new client was built.
+    public let rebuiltUpstreamClient: Bool
+
+    public var applied: Bool { problems.isEmpty }
+
+    static func refused(_ problems: [ConfigurationProblem]) -> ReloadResult {
+        ReloadResult(problems: problems, keptRoutes: [], needsRestart: [], rebuiltUpstreamClient: false)
+    }
+}
+
+extension FolioServer {
+    /// Loads a config with `load` and, when it is valid, makes it current; otherwise logs every
+    /// problem and keeps serving the old one.
+    public func reload(_ load: () throws(ConfigurationError) -> Configuration) async -> ReloadResult {
+        let configuration: Configuration
+        do {
+            configuration = try load()
+        } catch {
+            return refuse(error.problems)
+        }
+        return await reload(configuration: configuration)
+    }
+
+    /// Makes `configuration` current. Requests in flight finish on the old gateway; snapshots of
+    /// routes whose config is unchanged are kept; the upstream client is rebuilt only when its
+    /// settings change; listener changes are logged as needing a restart.
+    public func reload(configuration: Configuration) async -> ReloadResult {
+        let outcome: Result<ReloadResult, ConfigurationError> = current.reloading.withLock { _ in
+            swap(to: configuration)
+        }
+        switch outcome {
+        case .success(let result):
+            return result
+        case .failure(let error):
+            return refuse(error.problems)
+        }
+    }
+
+    private func swap(to configuration: Configuration) -> Result<ReloadResult, ConfigurationError> {
+        let old = current.gateway
+        let previous = old.configuration
+        var needsRestart: [String] = []
+        if configuration.server.listen != previous.server.listen { needsRestart.append("server.listen") }
+        if configuration.server.admin != previous.server.admin { needsRestart.append("server.admin") }
+        if ListenerSettings(configuration) != listenerSettings {
+            needsRestart.append("server.idleTimeout / limits parser caps")
+        }
+        let settings = Gateway.upstreamSettings(for: configuration)
+        let rebuild = settings != Gateway.upstreamSettings(for: previous)
+        let upstream = rebuild ? UpstreamClient(settings: settings) : old.upstream
+        var logger = old.logger
+        if configuration.logging.level != previous.logging.level {
+            logger.logLevel = Logger.Level(rawValue: configuration.logging.level.rawValue) ?? logger.logLevel
+        }
+        let gateway: Gateway
+        do {
+            gateway = try Gateway(
+                configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now)
+        } catch {
+            // The loader validated the config, so this is a bug; never leave a client unshut.
+            if rebuild { current.retire(upstream) }
+            return .failure(
+                ConfigurationError(problems: [
+                    ConfigurationProblem(file: "", line: 1, column: 1, path: "", message: error.detail)
+                ]))
+        }
+        let kept = configuration.routes.filter { previous.routes.contains($0) }.map(\.name)
+        gateway.cache.adopt(from: old.cache, routes: Set(kept))
+        current.replace(with: gateway)
+
+        for key in needsRestart {
+            logger.warning("config change needs a restart", metadata: ["key": "\(key)"])
+        }
+        logger.notice(
+            "config reloaded",
+            metadata: [
+                "routes": .stringConvertible(configuration.routes.count),
+                "kept_routes": .array(kept.map { .string($0) }),
+                "new_upstream_client": .stringConvertible(rebuild),
+            ])
+        return .success(
+            ReloadResult(problems: [], keptRoutes: kept, needsRestart: needsRestart, rebuiltUpstreamClient: rebuild))
+    }
+
+    private func refuse(_ problems: [ConfigurationProblem]) -> ReloadResult {
+        let logger = current.gateway.logger
+        for problem in problems {
+            logger.error("config problem", metadata: ["problem": "\(problem.description)"])
+        }
+        logger.error("config reload failed; the previous config keeps serving", metadata: ["problems": .stringConvertible(problems.count)])
+        return .refused(problems)
+    }
+}

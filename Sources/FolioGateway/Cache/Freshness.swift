@@ -1,0 +1,126 @@
+import Foundation
+
+/// What an upstream answer's caching headers allow (RFC 9111 for a shared cache, SPEC 5.2).
+///
+/// Pure: computed from header values and the route's fallback `ttl`, so every rule has a
+/// table test and no clock is read here.
+struct Freshness: Sendable, Equatable {
+    /// Whether the list may be stored and shared with other requests.
+    var storable: Bool
+    /// How long the list is fresh from when it was received (zero: stale at once).
+    var lifetime: Duration
+    /// `must-revalidate` (or `proxy-revalidate`): never serve it stale, not even on error.
+    var mustRevalidate: Bool
+    /// Validators for a conditional refresh.
+    var etag: String?
+    var lastModified: String?
+    /// Why it is not storable, for logs.
+    var reason: String?
+
+    /// - Parameters:
+    ///   - header: case-insensitive lookup of the upstream answer's header values, joined.
+    ///   - credentialPartition: the list is kept in a per-credential partition, where
+    ///     `private` answers may be stored (each partition serves one credential only).
+    ///   - sharedWithCredentials: the route shares one list for everyone (`authorized:
+    ///     shared`) and this request carried credentials: `Vary: Authorization`/`Cookie`
+    ///     then means the list is not the same for everyone.
+    static func of(
+        header: (String) -> String?,
+        defaultTTL: Duration,
+        credentialPartition: Bool = false,
+        sharedWithCredentials: Bool = false
+    ) -> Freshness {
+        var result = Freshness(
+            storable: true, lifetime: defaultTTL, mustRevalidate: false,
+            etag: header("etag"), lastModified: header("last-modified"), reason: nil)
+        let directives = CacheControl(header("cache-control") ?? "")
+        if directives.has("no-store") { return result.uncacheable("no-store") }
+        if directives.has("private") && !credentialPartition { return result.uncacheable("private") }
+        if header("set-cookie") != nil { return result.uncacheable("Set-Cookie") }
+        if let vary = header("vary") {
+            let names = vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            if names.contains("*") { return result.uncacheable("Vary: *") }
+            if sharedWithCredentials, names.contains("authorization") || names.contains("cookie") {
+                return result.uncacheable("Vary on credentials")
+            }
+        }
+        result.mustRevalidate = directives.has("must-revalidate") || directives.has("proxy-revalidate")
+
+        let age = header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        if directives.has("no-cache") {
+            result.lifetime = .zero
+        } else if let sMaxAge = directives.seconds("s-maxage") {
+            result.lifetime = sMaxAge.map { .seconds(max(0, $0 - age)) } ?? .zero
+        } else if let maxAge = directives.seconds("max-age") {
+            result.lifetime = maxAge.map { .seconds(max(0, $0 - age)) } ?? .zero
+        } else if let expires = header("expires") {
+            // An invalid Expires (e.g. "0") means already expired (RFC 9111 5.3).
+            guard let expiresAt = HTTPDate.parse(expires) else { result.lifetime = .zero; return result }
+            let date = header("date").flatMap(HTTPDate.parse) ?? Date()
+            result.lifetime = .seconds(max(0, Int(expiresAt.timeIntervalSince(date)) - age))
+        }
+        if directives.invalid { result.lifetime = .zero }
+        return result
+    }
+
+    private func uncacheable(_ reason: String) -> Freshness {
+        var copy = self
+        copy.storable = false
+        copy.lifetime = .zero
+        copy.reason = reason
+        return copy
+    }
+}
+
+/// A parsed `Cache-Control` header: directive names lower-cased, with their arguments.
+struct CacheControl: Sendable {
+    private var directives: [String: String?] = [:]
+    /// A directive whose argument did not parse (e.g. `max-age=abc`): the answer counts as
+    /// not fresh (SPEC 5.2).
+    private(set) var invalid = false
+
+    init(_ text: String) {
+        for part in text.split(separator: ",") {
+            let item = part.trimmingCharacters(in: .whitespaces)
+            guard !item.isEmpty else { continue }
+            if let eq = item.firstIndex(of: "=") {
+                let name = item[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+                var value = item[item.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                directives[name] = value
+            } else {
+                directives[item.lowercased()] = .some(nil)
+            }
+        }
+        for name in ["max-age", "s-maxage"] where directives[name] != nil {
+            if seconds(name) == .some(nil) { invalid = true }
+        }
+    }
+
+    func has(_ name: String) -> Bool { directives[name] != nil }
+
+    /// nil: absent; .some(nil): present but not a non-negative integer; .some(n): n seconds.
+    func seconds(_ name: String) -> Int?? {
+        guard let entry = directives[name] else { return nil }
+        guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else { return .some(nil) }
+        return .some(Int(text.prefix(10)) ?? Int.max)
+    }
+}
+
+/// IMF-fixdate and the two obsolete HTTP date forms (RFC 9110 5.6.7).
+enum HTTPDate {
+    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+
+    /// Parsed once per fill at most, so formatters are made per call (they are not Sendable).
+    static func parse(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for format in formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,156 @@
+import FolioEngine
+import Logging
+import NIOCore
+import Synchronization
+
+/// Fetching single pages: streamed into the indexer (first page, sequential crawls) or buffered
+/// (parallel crawls, whose pages arrive out of order), and what a failing page turns into.
+extension Crawler {
+    enum FirstPage: Sendable {
+        /// A 2xx page, already indexed; `bytes` is its decoded size.
+        case page(UpstreamHead, IndexedBody, bytes: Int)
+        /// A non-2xx answer, passed through like a single fetch's.
+        case answer(UpstreamHead, [UInt8])
+    }
+
+    /// The first page fails exactly like a single fetch (its errors pass unchanged).
+    func fetchFirst(_ url: String, into box: IndexerBox) async throws -> FirstPage {
+        let (head, sink) = try await upstream.get(url, headers: headers) { [errorBodyLimit] head in
+            PageSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
+        }
+        guard (200..<300).contains(head.status) else { return .answer(head, sink.collected) }
+        return .page(head, try box.indexer.endBody(), bytes: sink.received)
+    }
+
+    /// Page `number` (1-based) streamed into the indexer.
+    func fetchPage(_ number: Int, url: String, into box: IndexerBox) async throws -> (UpstreamHead, IndexedBody) {
+        do {
+            let (head, _) = try await upstream.get(url, headers: headers) { head in
+                guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
+                return PageSink(head: head, indexer: box, errorBodyLimit: 0)
+            }
+            return (head, try box.indexer.endBody())
+        } catch {
+            throw pageFailure(error, page: number, url: url)
+        }
+    }
+
+    /// Page `number` kept as received, to be fed in order later; `budget` counts its bytes
+    /// against the crawl's `maxUpstreamBytes` as they arrive.
+    func fetchBuffered(_ number: Int, url: String, budget: CrawlBudget) async throws -> [ByteBuffer] {
+        do {
+            let (_, sink) = try await upstream.get(url, headers: headers) { head in
+                guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
+                return BufferSink(budget: budget)
+            }
+            return sink.chunks
+        } catch {
+            throw pageFailure(error, page: number, url: url)
+        }
+    }
+
+    /// Indexes a buffered page.
+    func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) throws -> IndexedBody {
+        do {
+            for chunk in chunks {
+                try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.append(bytes) }
+            }
+            return try box.indexer.endBody()
+        } catch {
+            throw pageFailure(error, page: number, url: url)
+        }
+    }
+
+    /// A later page's failure as the fill's error: 502 naming the page, except for the whole
+    /// list's size limits (kept, they are the clearer reason) and cancellation (a crawl timeout).
+    func pageFailure(_ error: any Error, page: Int, url: String) -> any Error {
+        let detail: String
+        switch error {
+        case is CancellationError:
+            return error
+        case let error as PageStatus:
+            detail = "Page \(page) answered \(error.status)."
+        case let error as FolioError where error.code == FolioError.upstreamLimit("").code:
+            return error
+        case let error as FolioError:
+            detail = "Page \(page): \(error.detail)"
+        case let error as UpstreamError where error.code == "upstream-body-too-large":
+            return error.folioError
+        case let error as UpstreamError:
+            detail = "Page \(page): \(error.folioError.detail)"
+        default:
+            detail = "Page \(page) failed."
+        }
+        logger.warning(
+            "upstream page failed",
+            metadata: ["folio.page": "\(page)", "folio.upstream_url": "\(url)", "error": "\(error)"])
+        return FolioError.crawlPageFailed(detail)
+    }
+}
+
+/// A later page answered with a non-2xx status.
+struct PageStatus: Error {
+    let status: Int
+}
+
+/// Streams a page into the crawl's indexer, or collects a first page's error body.
+final class PageSink: UpstreamBodySink, @unchecked Sendable {
+    private let box: IndexerBox?
+    private(set) var collected: [UInt8] = []
+    private(set) var received = 0
+    private let errorBodyLimit: Int
+
+    init(head: UpstreamHead, indexer: IndexerBox, errorBodyLimit: Int) {
+        self.errorBodyLimit = errorBodyLimit
+        guard (200..<300).contains(head.status) else {
+            box = nil
+            return
+        }
+        box = indexer
+        if let length = UpstreamClient.declaredLength(head.headers) {
+            indexer.indexer.reserve(additionalBytes: length)
+        }
+    }
+
+    func receive(_ chunk: ByteBuffer) throws {
+        received += chunk.readableBytes
+        if let box {
+            try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.append(bytes) }
+        } else if collected.count < errorBodyLimit {
+            collected.append(contentsOf: chunk.readableBytesView.prefix(errorBodyLimit - collected.count))
+        }
+    }
+}
+
+/// Keeps a page's chunks as they arrived (no copy) until its turn to be indexed.
+struct BufferSink: UpstreamBodySink {
+    let budget: CrawlBudget
+    var chunks: [ByteBuffer] = []
+
+    mutating func receive(_ chunk: ByteBuffer) throws {
+        try budget.take(chunk.readableBytes)
+        chunks.append(chunk)
+    }
+}
+
+/// Bytes received over a whole parallel crawl, buffered or indexed, so out-of-order pages
+/// waiting for their turn cannot hold more than `maxUpstreamBytes` besides the list.
+final class CrawlBudget: Sendable {
+    private let used: Mutex<Int>
+    let limit: Int
+
+    init(limit: Int, used: Int) {
+        self.limit = limit
+        self.used = Mutex(used)
+    }
+
+    func take(_ bytes: Int) throws(FolioError) {
+        let total = used.withLock { used in
+            used += bytes
+            return used
+        }
+        guard total <= limit else {
+            throw FolioError.upstreamLimit("upstream list exceeds limits.maxUpstreamBytes (\(limit) bytes)")
+        }
+    }
+}

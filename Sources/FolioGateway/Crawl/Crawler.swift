@@ -1,0 +1,143 @@
+import FolioEngine
+import Foundation
+import Logging
+import NIOHTTP1
+
+/// Fetches every page of a partially paginated upstream into one list (SPEC 4).
+///
+/// One crawl feeds all pages, in upstream order, into one `ListIndexer`, so the list, its limits
+/// (`maxItems`, `maxUpstreamBytes`) and its snapshot token span the whole crawl exactly as they
+/// would span one big body. A crawl ends with the whole list or fails: a partial list is never
+/// returned. Only the first page may answer with an error status, which is handed back as is.
+struct Crawler: Sendable {
+    let paging: Configuration.UpstreamPaging
+    let upstream: UpstreamClient
+    /// The configured upstream URL (placeholders and forwarded query already applied).
+    let url: String
+    /// Sent on every page: what selects the variant (vary headers, credentials) must not change
+    /// between pages.
+    let headers: HTTPHeaders
+    let items: JSONPointer
+    let limits: IndexLimits
+    let sort: [String]
+    let crawlTimeout: Duration
+    /// Most bytes of a first page's error body kept for passing through.
+    let errorBodyLimit: Int
+    let logger: Logger
+
+    /// How a crawl ended when it did not throw.
+    enum Outcome: Sendable {
+        case list(ItemList, token: String)
+        /// The first page's non-2xx answer, with its (capped) body.
+        case upstream(UpstreamHead, body: [UInt8])
+    }
+
+    /// Crawls within `crawlTimeout` (504 beyond it).
+    func run() async throws -> Outcome {
+        try await withThrowingTaskGroup(of: Outcome?.self) { group in
+            group.addTask { try await crawl() }
+            group.addTask { [crawlTimeout] in
+                try await Task.sleep(for: crawlTimeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let outcome = try await group.next() ?? nil else { throw FolioError.crawlTimeout(crawlTimeout) }
+            return outcome
+        }
+    }
+
+    private func crawl() async throws -> Outcome {
+        let nextPointer = paging.style == .nextField ? try JSONPointer(paging.nextField) : nil
+        let totalPointer = try paging.totalField.map { try JSONPointer($0) }
+        let indexer = IndexerBox(
+            ListIndexer(items: items, limits: limits, sort: sort, captures: [nextPointer, totalPointer].compactMap { $0 }))
+        var state = CrawlState(origin: Origin(url), firstURL: firstURL)
+
+        let first = try await fetchFirst(state.firstURL, into: indexer)
+        let body: IndexedBody
+        let firstBytes: Int
+        switch first {
+        case .answer(let head, let errorBody):
+            return .upstream(head, body: errorBody)
+        case .page(let head, let indexed, let bytes):
+            state.record(page: indexed, url: head.url)
+            body = indexed
+            firstBytes = bytes
+        }
+
+        let total = try totalPointer.map { try Self.total(body.value(at: $0), pointer: $0) }
+        if let total, paging.style == .page || paging.style == .offset {
+            try await fetchRemainingInParallel(
+                total: total, firstLength: body.itemCount, firstBytes: firstBytes, into: indexer, state: &state)
+        } else {
+            try await fetchRemainingInSequence(after: first, nextPointer: nextPointer, into: indexer, state: &state)
+        }
+        if let total, total != state.items {
+            throw FolioError.crawlTotalMismatch(
+                "The first page gives a total of \(total) items, but the \(state.pages) pages hold \(state.items).")
+        }
+        let (list, token) = try indexer.finish()
+        return .list(list, token: token)
+    }
+
+    /// The item count at `totalField`: a non-negative integer.
+    private static func total(_ value: IndexedBody.CapturedValue, pointer: JSONPointer) throws -> Int {
+        guard case .integer(let total) = value, total >= 0 else {
+            throw FolioError.crawlTotalMismatch("The first page has no non-negative integer at totalField '\(pointer)'.")
+        }
+        return total
+    }
+}
+
+/// What a crawl has fetched so far.
+struct CrawlState: Sendable {
+    /// The configured upstream's origin; next links must stay within it.
+    let origin: Origin?
+    let firstURL: String
+    /// Pages fetched (also the number of the last one).
+    var pages = 0
+    /// Items received over all pages.
+    var items = 0
+    /// Every URL requested or reached by redirect, to detect loops.
+    var visited: Set<String> = []
+    /// Items of the first page: page and offset crawls stop at a shorter page.
+    var firstLength = 0
+
+    init(origin: Origin?, firstURL: String) {
+        self.origin = origin
+        self.firstURL = firstURL
+        visited.insert(Self.canonical(firstURL))
+    }
+
+    /// The URL as `follow` writes next links, so a link back to a page is recognised.
+    static func canonical(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        components.fragment = nil
+        return components.string ?? url
+    }
+
+    mutating func record(page: IndexedBody, url: String) {
+        if pages == 0 { firstLength = page.itemCount }
+        pages += 1
+        items += page.itemCount
+        visited.insert(Self.canonical(url))
+    }
+}
+
+/// Holds the crawl's one indexer, so page sinks can feed it in place: a second copy of the
+/// `ListIndexer` value would make its next append copy the whole store.
+///
+/// Used by one task at a time: the crawl hands it to one page download after another.
+final class IndexerBox: @unchecked Sendable {
+    var indexer: ListIndexer
+
+    init(_ indexer: ListIndexer) {
+        self.indexer = indexer
+    }
+
+    func finish() throws(FolioError) -> (list: ItemList, token: String) {
+        let indexer = self.indexer
+        self.indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: 0), sort: [])
+        return try indexer.finish()
+    }
+}

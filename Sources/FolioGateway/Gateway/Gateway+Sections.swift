@@ -1,0 +1,124 @@
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Which elements of a snapshot a list request sees, and in which order (SPEC 3.3): the
+/// route's `sort` or `?sort=`, narrowed by `beginsWith` or `?FIELD=value` filters; or a
+/// section index for `groupBy`. Validated before any upstream work.
+struct ListSelection: Sendable {
+    enum GroupBy: Sendable {
+        case alphabetical(FieldPath)
+        case field(name: String, path: FieldPath)
+    }
+
+    let sort: SortSpec
+    let beginsWithTitle: String?
+    let filters: [(path: FieldPath, value: String)]
+    let groupBy: GroupBy?
+
+    init(_ request: ListRequest, route: RouteRuntime) throws(FolioError) {
+        if let field = request.sort {
+            let name = field.hasPrefix("-") ? String(field.dropFirst()) : field
+            guard route.sortableFields.contains(name) else {
+                throw .invalidParameter(
+                    "sort '\(field)' is not allowed on this route; allowed: \(Self.list(route.sortableFields))")
+            }
+            sort = try SortSpec(parsing: [field])
+        } else {
+            sort = route.defaultSort
+        }
+        if let value = request.beginsWith {
+            guard route.sectionKey != nil else {
+                throw .invalidParameter("beginsWith needs a sectionKey, and this route has none")
+            }
+            guard let title = Folding.title(forBeginsWith: value) else {
+                throw .invalidParameter("beginsWith '\(value)' does not fold to exactly one section title (one letter, or '#')")
+            }
+            beginsWithTitle = title
+        } else {
+            beginsWithTitle = nil
+        }
+        var filters: [(FieldPath, String)] = []
+        for filter in request.filters {
+            if let path = route.groupableFields[filter.field] { filters.append((path, filter.value)) }
+        }
+        self.filters = filters
+        if let field = request.groupBy {
+            guard request.metadataOnly else {
+                throw .invalidParameter("groupBy needs metadataOnly: a section index has no items")
+            }
+            if field == "alphabetical" {
+                guard let key = route.sectionKey else {
+                    throw .invalidParameter("groupBy=alphabetical needs a sectionKey, and this route has none")
+                }
+                groupBy = .alphabetical(key)
+            } else if let path = route.groupableFields[field] {
+                groupBy = .field(name: field, path: path)
+            } else {
+                let allowed = (route.sectionKey == nil ? [] : ["alphabetical"]) + route.config.groupable
+                throw .invalidParameter("groupBy '\(field)' is not allowed on this route; allowed: \(Self.list(allowed))")
+            }
+        } else {
+            groupBy = nil
+        }
+    }
+
+    /// The elements this request pages through.
+    func view(of snapshot: Snapshot) -> ListView {
+        let indexes = snapshot.indexes
+        var order = indexes.order(sort)
+        if let title = beginsWithTitle {
+            order = indexes.elements(inSection: title, order: order)
+        }
+        for (path, value) in filters {
+            order = indexes.elements(where: path, equals: value, order: order)
+        }
+        return ListView(list: snapshot.list, order: order)
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
+}
+
+extension Gateway {
+    /// `?groupBy=…&metadataOnly`: the section index of the snapshot.
+    func sectionIndexResponse(
+        _ request: Request, route: RouteRuntime, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
+        snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget
+    ) -> Response {
+        let indexes = snapshot.indexes
+        let sections: [Section]
+        let selector: String
+        switch groupBy {
+        case .alphabetical(let key):
+            // Offsets refer to the list sorted by sectionKey: the route's order when it begins
+            // with it, otherwise the order of ?sort=sectionKey.
+            let byKey = route.defaultSort.keys.first.map { $0.field == key && !$0.descending } ?? false
+                ? route.defaultSort : SortSpec(keys: [SortKey(key)])
+            sections = indexes.alphabeticalSections(order: indexes.order(byKey))
+            selector = "beginsWith"
+        case .field(let name, let path):
+            sections = indexes.valueSections(field: path, order: indexes.order(SortSpec(keys: [SortKey(path)])))
+            selector = name
+        }
+        let bytes = SectionIndexWriter.write(
+            sections: sections, base: linkBase(target), kept: listRequest.kept, selector: selector,
+            snapshot: snapshot.token)
+        let etag = ETag.make(snapshot: snapshot.token, query: listRequest.normalizedQuery, representation: "sections")
+        var headers: HTTPFields = [:]
+        headers[.xTotalCount] = String(snapshot.list.count)
+        headers[.eTag] = etag
+        headers[.cacheStatus] = cacheStatus
+        if let age { headers[.age] = String(age) }
+        if let ifNoneMatch = request.headers[.ifNoneMatch], ETag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.accessControlExposeHeaders] = CORS.exposed
+        headers[.contentType] = "application/json"
+        headers[.contentLength] = String(bytes.count)
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,98 @@
+import Prometheus
+
+/// The gateway's Prometheus metrics (SPEC 7), registered in an injected registry so two
+/// gateways (tests, a reload) can live in one process without a global bootstrap.
+///
+/// Handles are created once: per route in `RouteMetrics` (looked up by array index on the hot
+/// path), process-wide ones here. The registry fatalErrors when one name is registered with
+/// another help text, type, label set or bucket list, so every name is defined in this file only.
+public final class GatewayMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    /// Snapshots removed to stay within `cache.maxBytes` (the memory bound calls `SnapshotCache`'s
+    /// eviction hook).
+    let cacheEvictions: Counter
+    /// Requests that waited on another request's fill (`Cache-Status: …; collapsed`).
+    let coalescedWaiters: Counter
+    /// Set at scrape time from the serving gateway's cache.
+    let cacheBytes: Gauge
+    let snapshots: Gauge
+    let fillsInFlight: Gauge
+    /// Metrics of requests that matched no route (`route="none"`).
+    let unrouted: RouteMetrics
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        cacheEvictions = registry.makeCounter(descriptor: Self.cacheEvictions.descriptor)
+        coalescedWaiters = registry.makeCounter(descriptor: Self.coalescedWaiters.descriptor)
+        cacheBytes = registry.makeGauge(descriptor: Self.cacheBytes.descriptor)
+        snapshots = registry.makeGauge(descriptor: Self.snapshots.descriptor)
+        fillsInFlight = registry.makeGauge(descriptor: Self.fillsInFlight.descriptor)
+        unrouted = RouteMetrics(route: RouteMetrics.unroutedName, registry: registry)
+    }
+
+    /// The handles of one configured route (the same series again after a reload).
+    func route(_ name: String) -> RouteMetrics {
+        RouteMetrics(route: name, registry: registry)
+    }
+
+    /// Refreshes the scrape-time gauges from `cache`, then renders the registry.
+    func exposition(cache: SnapshotCache) -> [UInt8] {
+        let stats = cache.statistics
+        snapshots.set(to: Double(stats.snapshots))
+        cacheBytes.set(to: Double(stats.bytes))
+        fillsInFlight.set(to: Double(stats.fillsInFlight))
+        return registry.emitToBuffer()
+    }
+}
+
+extension GatewayMetrics {
+    static let requests = descriptor("requests", unit: "total", help: "Client requests by route and status class.")
+    static let requestDuration = descriptor(
+        "request_duration", unit: "seconds", help: "Time from request head to response head, by route.")
+    static let upstreamFetches = descriptor(
+        "upstream_fetches", unit: "total", help: "Upstream requests (fills, forwards) by route and outcome.")
+    static let upstreamFetchDuration = descriptor(
+        "upstream_fetch_duration", unit: "seconds", help: "Duration of upstream requests including the body, by route.")
+    static let cacheLookups = descriptor(
+        "cache_lookups", unit: "total", help: "List requests by route and how the cache answered them.")
+    static let cacheEvictions = descriptor(
+        "cache_evictions", unit: "total", help: "Snapshots evicted to stay within cache.maxBytes.")
+    static let coalescedWaiters = descriptor(
+        "coalesced_waiters", unit: "total", help: "Requests that waited on another request's upstream fill.")
+    static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
+    static let snapshots = descriptor("snapshots", unit: nil, help: "Snapshots held, current and retained.")
+    static let fillsInFlight = descriptor("fills_in_flight", unit: nil, help: "Upstream fills running now.")
+
+    /// Request durations: a page from the cache takes well under a millisecond, a cold fill of a
+    /// large list seconds.
+    static let requestBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),
+    ]
+    /// Upstream durations: up to the default `upstreamTimeout` and beyond (crawls).
+    static let upstreamBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+        .seconds(30), .seconds(60), .seconds(300),
+    ]
+
+    private static func descriptor(_ name: String, unit: String?, help: String) -> MetricName {
+        MetricName(name: name, unit: unit ?? "", help: help)
+    }
+}
+
+/// One metric's name parts and help text (`MetricNameDescriptor` is not `Sendable`, so the
+/// definitions are kept as this and turned into descriptors when registering).
+struct MetricName: Sendable {
+    var name: String
+    var unit: String
+    var help: String
+
+    var descriptor: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "folio", metricName: name, unitName: unit, helpText: help)
+    }
+
+    /// The exposed name, e.g. `folio_requests_total`.
+    var fullName: String { descriptor.name }
+}

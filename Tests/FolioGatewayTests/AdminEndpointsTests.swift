@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import FolioGateway
+
+@Suite("Admin listener: /livez /readyz /metrics /purge (SPEC 7)")
+struct AdminEndpointsTests {
+    @Test func livezAndReadyzAnswerWhileServing() async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio async throws in
+                #expect(try await folio.get("\(folio.admin)/livez").status == 200)
+                #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
+            }
+        }
+    }
+
+    @Test func livezDoesNotDependOnTheUpstream() async throws {
+        // An upstream that refuses connections: the process is still alive.
+        let upstream = try await TestUpstream.start { _ in .json("[]") }
+        let address = upstream.baseURL
+        await upstream.stop()
+        _ = try await withFolio(opsYAML(upstream: address)) { folio async throws in
+            #expect(try await folio.get("\(folio.client)/objects").status == 502)
+            #expect(try await folio.get("\(folio.admin)/livez").status == 200)
+            #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
+        }
+    }
+
+    @Test func readyzFailsOnceDrainingStarts() async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                folio.server.readiness.startDraining()
+                let answer = try await folio.get("\(folio.admin)/readyz")
+                #expect(answer.status == 503)
+                #expect(try await folio.get("\(folio.admin)/livez").status == 200)
+            }
+        }
+    }
+
+    @Test func readinessNeedsTheListenerAndEndsWithTheDrain() {
+        let readiness = Readiness()
+        #expect(!readiness.isReady)
+        readiness.markListening()
+        #expect(readiness.isReady)
+        readiness.startDraining()
+        #expect(!readiness.isReady)
+    }
+
+    @Test func metricsIsPrometheusText() async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                let answer = try await folio.get("\(folio.admin)/metrics")
+                #expect(answer.status == 200)
+                #expect(answer.headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+                let samples = try PrometheusSamples(answer.text)
+                #expect(samples.types["folio_requests_total"] == "counter")
+                #expect(samples.types["folio_request_duration_seconds"] == "histogram")
+                #expect(samples.types["folio_upstream_fetches_total"] == "counter")
+                #expect(samples.types["folio_upstream_fetch_duration_seconds"] == "histogram")
+                #expect(samples.types["folio_cache_lookups_total"] == "counter")
+                #expect(samples.types["folio_cache_evictions_total"] == "counter")
+                #expect(samples.types["folio_cache_bytes"] == "gauge")
+                #expect(samples.types["folio_snapshots"] == "gauge")
+                #expect(samples.types["folio_coalesced_waiters_total"] == "counter")
+                #expect(samples.types["folio_fills_in_flight"] == "gauge")
+            }
+        }
+    }
+
+    @Test func purgeFromLoopbackDropsTheRouteSnapshot() async throws {
+        try await withTestUpstream({ _ in .json("[1,2,3]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                _ = try await folio.get("\(folio.client)/objects")
+                _ = try await folio.get("\(folio.client)/objects")
+                #expect(upstream.requestCount == 1)
+                #expect(try await folio.post("\(folio.admin)/purge?route=objects").status == 204)
+                _ = try await folio.get("\(folio.client)/objects")
+                #expect(upstream.requestCount == 2)
+            }
+        }
+    }
+
+    @Test func purgeOfAnUnknownRouteIs400() async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio async throws in
+                #expect(try await folio.post("\(folio.admin)/purge?route=nope").status == 400)
+            }
+        }
+    }
+
+    @Test func purgeWithAnAdminTokenNeedsTheBearer() async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL, server: "adminToken: s3cret")
+            _ = try await withFolio(yaml) { folio async throws in
+                let url = "\(folio.admin)/purge?route=objects"
+                #expect(try await folio.post(url).status == 401)
+                #expect(try await folio.post(url, headers: [("Authorization", "Bearer wrong")]).status == 401)
+                #expect(try await folio.post(url, headers: [("Authorization", "Bearer s3cret")]).status == 204)
+            }
+        }
+    }
+
+    @Test func purgeUsesTheReloadedAdminToken() async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL, server: "adminToken: old")) { folio in
+                let reloaded = try ConfigurationLoader.parse(
+                    yaml: opsYAML(upstream: upstream.baseURL, server: "adminToken: new"), file: "new.yaml")
+                #expect(await folio.server.reload(configuration: reloaded).applied)
+                let url = "\(folio.admin)/purge?route=objects"
+                #expect(try await folio.post(url, headers: [("Authorization", "Bearer old")]).status == 401)
+                #expect(try await folio.post(url, headers: [("Authorization", "Bearer new")]).status == 204)
+            }
+        }
+    }
+}

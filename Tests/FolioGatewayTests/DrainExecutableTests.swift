@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+
+@testable import FolioGateway
+
+/// SPEC 1's SIGTERM/SIGINT contract against the built `folio` executable: exit status and all.
+@Suite("Drain on SIGTERM/SIGINT (executable)")
+struct DrainExecutableTests {
+    static func yaml(upstream: String, drainTimeout: String) -> String {
+        """
+        server:
+          listen: 127.0.0.1:0
+          admin: 127.0.0.1:0
+          shutdownDelay: 0s
+          drainTimeout: \(drainTimeout)
+        routes:
+          - name: objects
+            path: /objects
+            upstream: \(upstream)/objects
+        """
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func slowRequestFinishesThenExitZero(signal: Int32) async throws {
+        let gate = Latch()
+        let (body, elements) = objectsBody(7)
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json(body)
+        }) { upstream in
+            let folio = try FolioProcess(yaml: Self.yaml(upstream: upstream.baseURL, drainTimeout: "60s"))
+            defer { folio.stop() }
+            let (client, admin) = try await folio.ports()
+            try await withHTTPClient { http in
+                let slow = Task { try await http.answer("http://127.0.0.1:\(client)/objects?pageSize=5") }
+                try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
+
+                folio.signal(signal)
+                try await folio.message("draining")
+                #expect(try await http.answer("http://127.0.0.1:\(admin)/readyz").status == 503)
+                gate.open()
+
+                let answer = try await slow.value
+                #expect(answer.status == 200)
+                #expect(try rawItems(answer.text) == Array(elements.prefix(5)))
+                #expect(try await folio.exitStatus() == 0)
+                try await folio.message("drained")
+            }
+        }
+    }
+
+    @Test func drainTimeoutCutsOffAndExitsOne() async throws {
+        let gate = Latch()
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json("[1]")
+        }) { upstream in
+            let folio = try FolioProcess(yaml: Self.yaml(upstream: upstream.baseURL, drainTimeout: "200ms"))
+            defer { folio.stop() }
+            let (client, _) = try await folio.ports()
+            try await withHTTPClient { http in
+                let slow = Task { try await http.answer("http://127.0.0.1:\(client)/objects") }
+                try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
+
+                folio.signal(SIGTERM)
+                #expect(try await folio.exitStatus() == 1)
+                try await folio.waitForLog("drain timeout") { ($0["message"] as? String)?.hasPrefix("drain timeout") == true }
+                // The client saw its request cut off, not answered.
+                #expect((try? await slow.value)?.status != 200)
+                gate.open()
+            }
+        }
+    }
+
+    @Test func anUnbindablePortExitsOneWithOneLine() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { taken in
+            let yaml = """
+                server:
+                  listen: 127.0.0.1:\(taken.port)
+                  admin: null
+                routes:
+                  - name: objects
+                    path: /objects
+                    upstream: \(taken.baseURL)/objects
+                """
+            let folio = try FolioProcess(yaml: yaml)
+            defer { folio.stop() }
+            #expect(try await folio.exitStatus() == 1)
+            try await waitUntil("the error line") { folio.standardError.hasSuffix("\n") }
+            let errorLines = folio.standardError.split(separator: "\n")
+            #expect(errorLines.count == 1)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import FolioGateway
+
+/// SPEC 1's shutdown order, in process: `/readyz` fails at once, the client listener closes
+/// after `shutdownDelay`, requests in flight get `drainTimeout`, the admin listener answers
+/// throughout.
+@Suite("Drain on SIGTERM/SIGINT (in process)")
+struct DrainTests {
+    @Test func inFlightRequestFinishesAndTheListenerClosesWhileAdminAnswers() async throws {
+        let gate = Latch()
+        let (body, elements) = objectsBody(4)
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json(body)
+        }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL, server: "shutdownDelay: 0s\ndrainTimeout: 60s")
+            let (_, termination) = try await withFolio(yaml) { folio in
+                let slow = Task { try await folio.get("\(folio.client)/objects?pageSize=10") }
+                try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
+                folio.service.drain()
+                #expect(try await folio.get("\(folio.admin)/readyz").status == 503)
+                try await waitUntil("the client listener stops accepting") {
+                    await !canConnect(port: folio.clientPort)
+                }
+                // The listener is closed, the request is still in flight, the admin still answers.
+                #expect(try await folio.get("\(folio.admin)/readyz").status == 503)
+                #expect(try await folio.get("\(folio.admin)/livez").status == 200)
+                gate.open()
+                let answer = try await slow.value
+                #expect(answer.status == 200)
+                #expect(try rawItems(answer.text) == elements)
+            }
+            #expect(termination == .drained)
+            #expect(termination.exitCode == 0)
+        }
+    }
+
+    @Test func theListenerKeepsAcceptingDuringShutdownDelay() async throws {
+        try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL, server: "shutdownDelay: 1h")
+            let clientPort = Port()
+            let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
+            let server = try buildApplication(
+                configuration: configuration, logger: quietLogger, onListening: { clientPort.set($0) })
+            let service = FolioService(server: server, drainSignals: [], reloadSignals: [])
+            let running = Task { try await service.run() }
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let port = try await clientPort.value()
+            service.drain()
+            try await waitUntil("draining") { !server.readiness.isReady }
+            // Still within the delay: endpoints are being removed, traffic is still served.
+            #expect(try await http.answer("http://127.0.0.1:\(port)/objects").status == 200)
+            running.cancel()
+            _ = await running.result
+            try await http.shutdown()
+        }
+    }
+
+    @Test func drainTimeoutCutsOffAndReportsIt() async throws {
+        let gate = Latch()
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json("[1]")
+        }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL, server: "drainTimeout: 100ms")
+            let (slow, termination) = try await withFolio(yaml) { folio in
+                let slow = Task { try await folio.get("\(folio.client)/objects") }
+                try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
+                folio.service.drain()
+                return slow
+            }
+            #expect(termination == .cutOff)
+            #expect(termination.exitCode == 1)
+            // The cut-off request is abandoned; let its upstream answer so nothing lingers.
+            gate.open()
+            _ = await slow.result
+        }
+    }
+
+    @Test func idleServerDrainsCleanly() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            let (_, termination) = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio async throws in
+                #expect(try await folio.get("\(folio.client)/objects").status == 200)
+            }
+            #expect(termination == .drained)
+        }
+    }
+
+    @Test func aListenerThatCannotBindIsAnError() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { taken in
+            let yaml = """
+                server:
+                  listen: 127.0.0.1:\(taken.port)
+                  admin: null
+                routes:
+                  - name: objects
+                    path: /objects
+                    upstream: \(taken.baseURL)/objects
+                """
+            let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
+            let server = try buildApplication(configuration: configuration, logger: quietLogger)
+            let service = FolioService(server: server, drainSignals: [], reloadSignals: [])
+            await #expect(throws: (any Error).self) { try await service.run() }
+        }
+    }
+}
+
+/// Whether a TCP connection to the loopback port is accepted.
+func canConnect(port: Int) async -> Bool {
+    do {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port).get()
+        try? await channel.close()
+        return true
+    } catch {
+        return false
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Prometheus
+import Testing
+
+@testable import FolioGateway
+
+@Suite("Metrics on /metrics move with traffic")
+struct MetricsTests {
+    private let objects = ["route": "objects"]
+
+    @Test func requestsUpstreamFetchesAndCacheLookupsAreCounted() async throws {
+        let (body, _) = objectsBody(10)
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                let before = try await folio.metrics()
+                let pages = 3
+                for page in 0..<pages {
+                    #expect(try await folio.get("\(folio.client)/objects?pageSize=2&page=\(page)").status == 200)
+                }
+                #expect(try await folio.get("\(folio.client)/objects?pageSize=abc").status == 400)
+                #expect(try await folio.get("\(folio.client)/nowhere").status == 404)
+                let after = try await folio.metrics()
+
+                func moved(_ name: String, _ labels: [String: String]) -> Double {
+                    after.value(name, labels) - before.value(name, labels)
+                }
+                #expect(moved("folio_requests_total", ["route": "objects", "status_class": "2xx"]) == Double(pages))
+                #expect(moved("folio_requests_total", ["route": "objects", "status_class": "4xx"]) == 1)
+                #expect(moved("folio_requests_total", ["route": "none", "status_class": "4xx"]) == 1)
+                #expect(moved("folio_request_duration_seconds_count", objects) == Double(pages + 1))
+                #expect(moved("folio_upstream_fetches_total", ["route": "objects", "outcome": "2xx"]) == 1)
+                #expect(moved("folio_upstream_fetch_duration_seconds_count", objects) == 1)
+                #expect(moved("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
+                #expect(moved("folio_cache_lookups_total", ["route": "objects", "result": "hit"]) == Double(pages - 1))
+                #expect(after.value("folio_snapshots") == 1)
+                #expect(after.value("folio_fills_in_flight") == 0)
+
+                let key = CacheKey(route: "objects", upstreamURL: "\(upstream.baseURL)/objects", varyValues: [], partition: nil)
+                let snapshot = try #require(folio.server.gateway.cache.current(key))
+                #expect(after.value("folio_cache_bytes") == Double(snapshot.retainedBytes))
+                #expect(snapshot.retainedBytes > 0)
+            }
+        }
+    }
+
+    @Test func upstreamErrorsAreCountedByOutcome() async throws {
+        try await withTestUpstream({ _ in .json(#"{"error":"down"}"#, status: 503) }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                #expect(try await folio.get("\(folio.client)/objects").status == 503)
+                let samples = try await folio.metrics()
+                #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "5xx"]) == 1)
+                #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "2xx"]) == 0)
+                #expect(samples.value("folio_requests_total", ["route": "objects", "status_class": "5xx"]) == 1)
+                #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
+            }
+        }
+    }
+
+    @Test func unreachableUpstreamIsAnErrorOutcome() async throws {
+        let upstream = try await TestUpstream.start { _ in .json("[]") }
+        let address = upstream.baseURL
+        await upstream.stop()
+        _ = try await withFolio(opsYAML(upstream: address)) { folio in
+            #expect(try await folio.get("\(folio.client)/objects").status == 502)
+            let samples = try await folio.metrics()
+            #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "error"]) == 1)
+        }
+    }
+
+    @Test func concurrentMissesCountOneFillAndCoalescedWaiters() async throws {
+        let gate = Latch()
+        let (body, _) = objectsBody(5)
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json(body)
+        }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                let waiters = 3
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    group.addTask { try await folio.get("\(folio.client)/objects").status }
+                    try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
+                    for _ in 0..<waiters {
+                        group.addTask { try await folio.get("\(folio.client)/objects").status }
+                    }
+                    try await waitUntil("waiters joined the fill") {
+                        folio.server.gateway.cache.statistics.fillsInFlight == 1 && folio.server.current.inFlight == waiters + 1
+                    }
+                    let during = try await folio.metrics()
+                    #expect(during.value("folio_fills_in_flight") == 1)
+                    gate.open()
+                    for try await status in group { #expect(status == 200) }
+                }
+                let samples = try await folio.metrics()
+                #expect(upstream.requestCount == 1)
+                #expect(samples.value("folio_coalesced_waiters_total") == Double(waiters))
+                #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"]) == Double(waiters))
+                #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
+                #expect(samples.value("folio_fills_in_flight") == 0)
+            }
+        }
+    }
+
+    @Test func credentialedBypassIsCountedAsBypass() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                _ = try await folio.get("\(folio.client)/objects", headers: [("Authorization", "Bearer x")])
+                let samples = try await folio.metrics()
+                #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "bypass"]) == 1)
+                #expect(samples.value("folio_snapshots") == 0)
+            }
+        }
+    }
+
+    @Test func twoGatewaysWithTheirOwnRegistriesDoNotShareCounts() throws {
+        let first = GatewayMetrics(registry: PrometheusCollectorRegistry())
+        let second = GatewayMetrics(registry: PrometheusCollectorRegistry())
+        first.route("objects").request(status: 200, duration: .milliseconds(3))
+        let firstSamples = try PrometheusSamples(String(decoding: first.registry.emitToBuffer(), as: UTF8.self))
+        let secondSamples = try PrometheusSamples(String(decoding: second.registry.emitToBuffer(), as: UTF8.self))
+        #expect(firstSamples.value("folio_requests_total", ["route": "objects", "status_class": "2xx"]) == 1)
+        #expect(secondSamples["folio_requests_total", ["route": "objects", "status_class": "2xx"]] == nil)
+    }
+
+    @Test func handlesForOneRouteAreTheSameSeriesAfterARebuild() throws {
+        let metrics = GatewayMetrics(registry: PrometheusCollectorRegistry())
+        metrics.route("objects").request(status: 201, duration: .milliseconds(1))
+        metrics.route("objects").request(status: 204, duration: .milliseconds(1))
+        let samples = try PrometheusSamples(String(decoding: metrics.registry.emitToBuffer(), as: UTF8.self))
+        #expect(samples.value("folio_requests_total", ["route": "objects", "status_class": "2xx"]) == 2)
+        #expect(samples.value("folio_request_duration_seconds_count", ["route": "objects"]) == 2)
+    }
+
+    @Test(arguments: [
+        ("folio; hit; ttl=30", CacheResult.hit),
+        ("folio; hit; ttl=-4", .stale),
+        ("folio; fwd=stale; fwd-status=304; ttl=60", .revalidated),
+        ("folio; fwd=stale; fwd-status=200; stored", .refetched),
+        ("folio; fwd=stale; fwd-status=502; ttl=-10", .stale),
+        ("folio; fwd=miss; stored", .miss),
+        ("folio; fwd=miss; fwd-status=504", .miss),
+        ("folio; fwd=miss; collapsed", .collapsed),
+        ("folio; fwd=uri-miss", .uncacheable),
+        ("folio; fwd=bypass", .bypass),
+    ])
+    func cacheStatusRowsMapToOneResult(header: String, expected: CacheResult) {
+        #expect(CacheResult(cacheStatus: header) == expected)
+    }
+
+    @Test func answersThatSkippedTheCacheAreNotLookups() {
+        #expect(CacheResult(cacheStatus: "folio; fwd=request") == nil)
+        #expect(CacheResult(cacheStatus: "") == nil)
+    }
+
+    @Test func statusClassesAreBounded() {
+        #expect(StatusClass.index(200) == 1)
+        #expect(StatusClass.index(599) == 4)
+        #expect(StatusClass.index(99) == 0)
+        #expect(StatusClass.index(999) == 4)
+        #expect(UpstreamOutcome(failureStatus: 504) == .timeout)
+        #expect(UpstreamOutcome(failureStatus: 502) == .error)
+        #expect(UpstreamOutcome(status: 404).label == "4xx")
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+@testable import FolioGateway
+
+/// SIGHUP's reload, called directly: validate, swap atomically, keep what did not change.
+@Suite("Reload (in process)")
+struct ReloadTests {
+    /// `opsYAML` plus a second route `/more`.
+    static func twoRoutes(upstream: String, moreRoute: String = "") -> String {
+        opsYAML(upstream: upstream) + """
+
+              - name: more
+                path: /more
+                upstream: \(upstream)/more
+            \(moreRoute.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            """
+    }
+
+    static func parse(_ yaml: String) throws -> Configuration {
+        try ConfigurationLoader.parse(yaml: yaml, file: "reload.yaml")
+    }
+
+    @Test func aNewRouteIsServedAfterReload() async throws {
+        try await withTestUpstream({ request in .json(request.path == "/more" ? "[7,8,9]" : "[1]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+                #expect(try await folio.get("\(folio.client)/more").status == 404)
+                let result = await folio.server.reload(configuration: try Self.parse(Self.twoRoutes(upstream: upstream.baseURL)))
+                #expect(result.applied)
+                let answer = try await folio.get("\(folio.client)/more")
+                #expect(answer.status == 200)
+                #expect(try answer.json.paging["totalCount"] as? Int == 3)
+            }
+        }
+    }
+
+    @Test func aBrokenConfigIsLoggedAndTheOldOneKeepsServing() async throws {
+        let log = CapturedLog()
+        try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL), logger: log.logger()) { folio in
+                let broken = """
+                    server:
+                      listen: 127.0.0.1:0
+                      bogus: 1
+                    routes:
+                      - name: objects
+                        path: /objects
+                        upstream: \(upstream.baseURL)/objects
+                        pageSize: zero
+                    """
+                let before = folio.server.gateway
+                let result = await folio.server.reload { () throws(ConfigurationError) in
+                    try ConfigurationLoader.parse(yaml: broken, file: "broken.yaml")
+                }
+                #expect(!result.applied)
+                #expect(result.problems.count == 2)
+                #expect(folio.server.gateway === before)
+                #expect(try await folio.get("\(folio.client)/objects").status == 200)
+                let logged = try log.messages("config problem").compactMap { $0["problem"] as? String }
+                #expect(logged == result.problems.map(\.description))
+                #expect(try log.objects.contains { ($0["message"] as? String)?.hasPrefix("config reload failed") == true })
+            }
+        }
+    }
+
+    @Test func unchangedRoutesKeepTheirSnapshotsChangedOnesRefetch() async throws {
+        try await withTestUpstream({ request in .json(request.path == "/more" ? "[3,4]" : "[1,2]") }) { upstream in
+            let base = upstream.baseURL
+            _ = try await withFolio(Self.twoRoutes(upstream: base)) { folio in
+                let objectsToken = try await folio.get("\(folio.client)/objects").json.paging["snapshot"] as? String
+                _ = try await folio.get("\(folio.client)/more")
+                #expect(upstream.requestCount == 2)
+
+                // `more` gets another page size; `objects` is untouched.
+                let result = await folio.server.reload(
+                    configuration: try Self.parse(Self.twoRoutes(upstream: base, moreRoute: "pageSize: 1")))
+                #expect(result.keptRoutes == ["objects"])
+
+                let objects = try await folio.get("\(folio.client)/objects")
+                #expect(objects.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
+                #expect(try objects.json.paging["snapshot"] as? String == objectsToken)
+                #expect(upstream.requestCount == 2)
+
+                let more = try await folio.get("\(folio.client)/more")
+                #expect(more.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
+                #expect(try more.json.paging["pageSize"] as? Int == 1)
+                #expect(upstream.requestCount == 3)
+            }
+        }
+    }
+
+    @Test func pinnedLinksOfAnUnchangedRouteSurviveTheReload() async throws {
+        let version = VersionBox()
+        try await withTestUpstream({ _ in .json(version.body) }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")
+            _ = try await withFolio(yaml) { folio in
+                let first = try await folio.get("\(folio.client)/objects?pageSize=1")
+                let token = try #require(try first.json.paging["snapshot"] as? String)
+                version.bump()
+                _ = try await folio.get("\(folio.client)/objects?pageSize=1")  // supersedes the first snapshot
+                #expect(await folio.server.reload(configuration: try Self.parse(yaml)).keptRoutes == ["objects"])
+                let pinned = try await folio.get("\(folio.client)/objects?pageSize=1&snapshot=\(token)")
+                #expect(pinned.status == 200)
+            }
+        }
+    }
+
+    @Test func requestsInFlightFinishOnTheOldConfig() async throws {
+        let gate = Latch()
+        let (body, _) = objectsBody(10)
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json(body)
+        }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL, route: "pageSize: 2")
+            _ = try await withFolio(yaml) { folio in
+                let old = Task { try await folio.get("\(folio.client)/objects") }
+                try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
+                let result = await folio.server.reload(
+                    configuration: try Self.parse(opsYAML(upstream: upstream.baseURL, route: "pageSize: 5")))
+                #expect(result.applied)
+                #expect(result.keptRoutes.isEmpty)
+                gate.open()
+                #expect(try await old.value.json.paging["pageSize"] as? Int == 2)
+                #expect(try await folio.get("\(folio.client)/objects").json.paging["pageSize"] as? Int == 5)
+            }
+        }
+    }
+
+    @Test func changedLimitsRebuildTheUpstreamClientOthersDoNot() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            let base = upstream.baseURL
+            _ = try await withFolio(opsYAML(upstream: base)) { folio in
+                let original = folio.server.upstream
+                let same = await folio.server.reload(configuration: try Self.parse(opsYAML(upstream: base, route: "pageSize: 3")))
+                #expect(!same.rebuiltUpstreamClient)
+                #expect(folio.server.upstream === original)
+
+                let changed = await folio.server.reload(
+                    configuration: try Self.parse(opsYAML(upstream: base, top: "limits:\n  upstreamTimeout: 7s")))
+                #expect(changed.rebuiltUpstreamClient)
+                #expect(folio.server.upstream !== original)
+                #expect(folio.server.upstream.settings.responseTimeout == .seconds(7))
+                #expect(try await folio.get("\(folio.client)/objects").status == 200)
+                // The old client is shut down once no request uses it.
+                try await waitUntil("the retired generation is swept") { !folio.server.current.hasRetired }
+            }
+        }
+    }
+
+    @Test func listenerChangesAreLoggedAsNeedingARestart() async throws {
+        let log = CapturedLog()
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL), logger: log.logger()) { folio in
+                var configuration = try Self.parse(opsYAML(upstream: upstream.baseURL))
+                configuration.server.listen = ListenAddress(host: "127.0.0.1", port: 1)
+                configuration.server.admin = nil
+                let result = await folio.server.reload(configuration: configuration)
+                #expect(result.applied)
+                #expect(result.needsRestart == ["server.listen", "server.admin"])
+                let keys = try log.messages("config change needs a restart").compactMap { $0["key"] as? String }
+                #expect(keys == ["server.listen", "server.admin"])
+                // Still answering on the listeners it has.
+                #expect(try await folio.get("\(folio.client)/objects").status == 200)
+                #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
+            }
+        }
+    }
+
+    @Test func countersKeepCountingAcrossReloads() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            let yaml = opsYAML(upstream: upstream.baseURL)
+            _ = try await withFolio(yaml) { folio in
+                _ = try await folio.get("\(folio.client)/objects")
+                #expect(await folio.server.reload(configuration: try Self.parse(yaml)).applied)
+                _ = try await folio.get("\(folio.client)/objects")
+                let samples = try await folio.metrics()
+                #expect(samples.value("folio_requests_total", ["route": "objects", "status_class": "2xx"]) == 2)
+                #expect(samples.value("folio_snapshots") == 1)
+            }
+        }
+    }
+
+    @Test func aNewLogLevelApplies() async throws {
+        let log = CapturedLog()
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            _ = try await withFolio(opsYAML(upstream: upstream.baseURL), logger: log.logger()) { folio in
+                _ = try await folio.get("\(folio.client)/objects")
+                let quiet = opsYAML(upstream: upstream.baseURL, top: "logging:\n  level: warning")
+                #expect(await folio.server.reload(configuration: try Self.parse(quiet)).applied)
+                _ = try await folio.get("\(folio.client)/objects")
+            }
+        }
+        #expect(try log.messages("request").count == 1)
+    }
+}
+
+/// An upstream list that changes when the test says so.
+final class VersionBox: Sendable {
+    private let version = Latch()
+    func bump() { version.open() }
+    var body: String { version.isOpen ? "[\"b\"]" : "[\"a\"]" }
+}

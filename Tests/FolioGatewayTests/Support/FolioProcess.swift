@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The built `folio` executable run as a child process, as an orchestrator runs it: config in a
+/// file, JSON log lines on stdout, signals to stop and reload it.
+final class FolioProcess: Sendable {
+    private let process: Process
+    private let output = Mutex<(pending: [UInt8], lines: [String])>(([], []))
+    private let errors = Mutex<[UInt8]>([])
+    /// Set when stdout reached end of file (the process has exited and everything is read).
+    private let outputEnded = Atomic<Bool>(false)
+    let configFile: URL
+
+    /// `.build/debug/folio`, beside the test bundle (`swift build` builds it before `swift test`).
+    static func executable() throws -> URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("folio")
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [beside, root.appendingPathComponent(".build/debug/folio")]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw TestFailure("no built folio executable at \(candidates.map(\.path)); run `swift build` first")
+        }
+        return found
+    }
+
+    /// Writes `yaml` to a temporary file and starts `folio serve --config FILE`.
+    init(yaml: String, environment: [String: String] = [:]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        configFile = directory.appendingPathComponent("folio.yaml")
+        try yaml.write(to: configFile, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = try Self.executable()
+        process.arguments = ["serve", "--config", configFile.path]
+        var env = ProcessInfo.processInfo.environment
+        env["FOLIO_LOG_LEVEL"] = nil
+        env["FOLIO_ADMIN_TOKEN"] = nil
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        stdout.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            output.withLock { state in
+                state.pending.append(contentsOf: data)
+                while let newline = state.pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    state.lines.append(String(decoding: state.pending[..<newline], as: UTF8.self))
+                    state.pending.removeSubrange(...newline)
+                }
+            }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                outputEnded.store(true, ordering: .releasing)
+            }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            errors.withLock { $0.append(contentsOf: data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+        }
+        try process.run()
+    }
+
+    /// Replaces the config file (for a SIGHUP).
+    func rewriteConfig(_ yaml: String) throws {
+        try yaml.write(to: configFile, atomically: true, encoding: .utf8)
+    }
+
+    var lines: [String] { output.withLock { $0.lines } }
+    var standardError: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
+
+    /// Stdout lines that are JSON objects (the log).
+    var logObjects: [[String: Any]] {
+        lines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    /// Waits for a log line matching `predicate` after the first `skip` lines matched.
+    @discardableResult
+    func waitForLog(
+        _ what: String, after skip: Int = 0, _ predicate: @escaping ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        var found: [String: Any]?
+        try await waitUntil("log line: \(what) (stdout: \(lines.suffix(5)), stderr: \(standardError))") {
+            let matches = logObjects.filter(predicate)
+            if matches.count > skip { found = matches[skip] }
+            return found != nil || outputEnded.load(ordering: .acquiring)
+        }
+        return try #require(found, "folio exited before logging \(what): \(standardError)")
+    }
+
+    func message(_ message: String, after skip: Int = 0) async throws {
+        try await waitForLog(message, after: skip) { $0["message"] as? String == message }
+    }
+
+    /// The ports of the client and admin listeners, from their "listening" log lines.
+    func ports() async throws -> (client: Int, admin: Int) {
+        func port(_ listener: String) async throws -> Int {
+            let line = try await waitForLog("listening \(listener)") {
+                $0["message"] as? String == "listening" && $0["listener"] as? String == listener
+            }
+            return try #require(line["port"] as? Int)
+        }
+        return (try await port("client"), try await port("admin"))
+    }
+
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end and returns its exit status.
+    func exitStatus() async throws -> Int32 {
+        try await waitUntil("folio exits") { !process.isRunning }
+        return process.terminationStatus
+    }
+
+    /// Ends the process if a test left it running.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: configFile.deletingLastPathComponent())
+    }
+}

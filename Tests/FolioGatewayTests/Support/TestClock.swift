@@ -1,0 +1,24 @@
+import Synchronization
+
+/// A clock the tests move by hand, injected as the gateway's `now`, so freshness tests never
+/// sleep.
+final class TestClock: Sendable {
+    private let current = Mutex(ContinuousClock.now)
+
+    var now: @Sendable () -> ContinuousClock.Instant { { self.current.withLock { $0 } } }
+
+    func advance(_ duration: Duration) {
+        current.withLock { $0 += duration }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes (for background work such as a
+/// stale-while-revalidate refresh); returns whether it held.
+func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Issue 5's memory check: with cache.maxBytes 64MiB, fetch 200 distinct ~1 MiB lists through
+# Folio and report its resident memory (VmRSS now, VmHWM peak) against the bound.
+# Usage: scripts/cache-bound.sh [path-to-folio-binary]   (default: .build/release/folio, else debug)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-}
+if [ -z "$BIN" ]; then
+  if [ -x .build/release/folio ]; then BIN=.build/release/folio; else swift build --product folio >/dev/null; BIN=.build/debug/folio; fi
+fi
+WORK=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+# An upstream serving /list/N: 13,500 objects (~1 MiB) whose text depends on N.
+cat > "$WORK/upstream.py" <<'PY'
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        n = self.path.rsplit("/", 1)[-1]
+        body = ("[" + ",".join('{"id":%d,"list":"%s","name":"item %d of list %s padding padding padding"}' % (i, n, i, n) for i in range(13500)) + "]").encode()
+        self.send_response(200); self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+    def log_message(self, *a): pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+UP=$((20000 + RANDOM % 10000)); GW=$((30000 + RANDOM % 10000))
+python3 "$WORK/upstream.py" $UP &
+for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$UP/list/0" && break; sleep 0.1; done
+cat > "$WORK/folio.yaml" <<YAML
+server: { listen: "127.0.0.1:$GW", admin: null }
+logging: { level: warning, access: false }
+cache: { maxBytes: 64MiB }
+routes:
+  - name: lists
+    path: /lists/{id}
+    upstream: http://127.0.0.1:$UP/list/{id}
+YAML
+"$BIN" serve --config "$WORK/folio.yaml" > "$WORK/folio.log" 2>&1 &
+PID=$!
+for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$GW/lists/warmup" && break; sleep 0.1; done
+rss() { awk '/VmRSS|VmHWM/ {printf "%s %d MiB  ", $1, $2/1024}' /proc/$PID/status; echo; }
+echo "after warm-up:   $(rss)"
+SIZE=$(curl -s "http://127.0.0.1:$UP/list/1" | wc -c)
+for i in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$GW/lists/$i?pageSize=5"; done
+echo "list body:       $((SIZE / 1024)) KiB each, 200 lists = $((SIZE * 200 / 1048576)) MiB fetched"
+echo "after 200 lists: $(rss)"
