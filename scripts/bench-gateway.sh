@@ -131,11 +131,11 @@ log "nginx on :$PORT_NGINX"
 "$NGINX" -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
 wait_http "http://127.0.0.1:$PORT_NGINX/list-10k.json"
 
-folio_config() { # FILE PORT ACCESS(true|false) ROUTES_YAML
+folio_config() { # FILE PORT ACCESS(true|false) ROUTES_YAML; the admin listener (metrics) on PORT+100
     cat >"$1" <<EOF
 server:
   listen: 127.0.0.1:$2
-  admin: null
+  admin: 127.0.0.1:$(($2 + 100))
 logging:
   level: info
   access: $3

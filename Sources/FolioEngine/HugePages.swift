@@ -25,13 +25,9 @@ enum HugePages {
         #endif
     }
 
-    /// Advises huge pages for all of `array`'s capacity, and has the unused part faulted in on
-    /// another core while the store fills.
+    /// Advises huge pages for all of `array`'s capacity.
     static func advise(_ array: [UInt8]) {
         array.withUnsafeBufferPointer { advise(UnsafeRawPointer($0.baseAddress), byteCount: array.capacity) }
-        array.withUnsafeBufferPointer { buffer in
-            populateInBackground(UnsafeRawPointer(buffer.baseAddress).map { $0 + array.count }, byteCount: array.capacity - array.count)
-        }
     }
 
     /// Populates `byteCount` bytes at `base` (`MADV_POPULATE_WRITE`, Linux 5.14) on a background

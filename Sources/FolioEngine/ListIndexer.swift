@@ -60,6 +60,12 @@ public struct ListIndexer: Sendable {
         let needed = min(store.count + max(0, additionalBytes), maxBytes)
         guard needed > store.capacity else { return }
         growStore(to: store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes))
+        // The declared bytes will all be written: have their pages faulted in on another core.
+        // Not the slack of a doubled store, which may never be touched.
+        store.withUnsafeBufferPointer { buffer in
+            HugePages.populateInBackground(
+                UnsafeRawPointer(buffer.baseAddress).map { $0 + store.count }, byteCount: needed - store.count)
+        }
     }
 
     private mutating func growStore(to capacity: Int) {

@@ -70,6 +70,31 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // What a fill of a route with `sort: [name]` and `sectionKey: name` adds (SPEC 3.3), and
+    // a client's `?sort=-price`: each iteration starts from fresh indexes.
+    let sorting = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResidentDelta],
+        warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 8)
+    Benchmark("Sort the 1M list by name (sectionKey) and build its sections", configuration: sorting) { benchmark in
+        let (list, _) = Bodies.indexed(count: 1_000_000)
+        let name = try FieldPath("name")
+        let sort = try SortSpec(parsing: ["name"])
+        benchmark.startMeasurement()
+        let indexes = SnapshotIndexes(list: list, sectionKey: name)
+        let order = indexes.order(sort)
+        blackHole(indexes.alphabeticalSections(order: order))
+        benchmark.stopMeasurement()
+        precondition(order?.count == list.count)
+    }
+    Benchmark("Sort the 1M list by -price", configuration: sorting) { benchmark in
+        let (list, _) = Bodies.indexed(count: 1_000_000)
+        let sort = try SortSpec(parsing: ["-price"])
+        benchmark.startMeasurement()
+        let indexes = SnapshotIndexes(list: list, sectionKey: nil)
+        blackHole(indexes.order(sort))
+        benchmark.stopMeasurement()
+    }
+
     // Everything the gateway computes for a cached page besides HTTP: links, the Link header,
     // the ETag and the envelope.
     Benchmark("Page response parts (links, Link header, ETag, envelope), 10k list", configuration: page) { benchmark in

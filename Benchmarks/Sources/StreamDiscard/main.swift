@@ -35,12 +35,12 @@ for _ in 0..<runs {
         }
     } catch {
         FileHandle.standardError.write(Data("StreamDiscard: \(error)\n".utf8))
-        _ = try? await client.shutdown()
+        try? await client.shutdown().get()
         exit(1)
     }
     let elapsed = ContinuousClock.now - start
     let cpu = cpuMilliseconds() - cpuStart
-    _ = try await client.shutdown()
+    try await client.shutdown().get()
     let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
     print(String(format: "%.2f ms %d bytes %.0f cpu-ms", milliseconds, received, cpu))
 }

@@ -28,10 +28,11 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields = metadata
-        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
+        // The access log writes a line per request: no merge when the handler has no metadata.
+        var fields = event.metadata ?? [:]
+        if !metadata.isEmpty { fields = metadata.merging(fields) { _, new in new } }
         var line = "{\"time\":\""
-        line.reserveCapacity(256)
+        line.reserveCapacity(384)
         Self.appendTimestamp(to: &line)
         line += "\",\"level\":"
         Self.appendQuoted(event.level.rawValue, to: &line)
@@ -39,11 +40,11 @@ public struct JSONLogHandler: LogHandler {
         Self.appendQuoted(event.message.description, to: &line)
         line += ",\"label\":"
         Self.appendQuoted(label, to: &line)
-        for key in fields.keys.sorted() {
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             line += ","
             Self.appendQuoted(key, to: &line)
             line += ":"
-            Self.append(fields[key]!, to: &line)
+            Self.append(value, to: &line)
         }
         line += "}\n"
         output.write(line)
@@ -54,9 +55,11 @@ public struct JSONLogHandler: LogHandler {
         case .string(let text):
             appendQuoted(text, to: &line)
         case .stringConvertible(let value):
+            // Concrete types first: a cast to an existential protocol costs a conformance lookup.
             switch value {
-            case let number as any BinaryInteger: line += number.description
+            case let number as Int: line += String(number)
             case let number as Double where number.isFinite: line += number.description
+            case let number as any BinaryInteger: line += number.description
             case let flag as Bool: line += flag ? "true" : "false"
             default: appendQuoted(value.description, to: &line)
             }
@@ -88,6 +91,12 @@ public struct JSONLogHandler: LogHandler {
 
     static func appendQuoted(_ text: String, to out: inout String) {
         out += "\""
+        // Most values need no escape: append them whole rather than scalar by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
