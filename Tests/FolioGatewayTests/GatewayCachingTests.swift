@@ -264,7 +264,7 @@ import Testing
                 let response = try await client.execute(uri: "/lists/\(id)", method: .get)
                 #expect(response.status == .ok)
             }
-            let stats = server.gateway.cache.statistics
+            let stats = await server.gateway.cache.statistics()
             #expect(stats.bytes <= 40 * 1024)
             #expect(stats.evictions > 0)
             #expect(stats.snapshots < 20)
@@ -287,7 +287,7 @@ import Testing
                 #expect(response.header("Cache-Status") == "folio; fwd=uri-miss")
             }
             #expect(upstream.requestCount == 2)
-            #expect(server.gateway.cache.statistics.bytes == 0)
+            #expect(await server.gateway.cache.statistics().bytes == 0)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import FolioEngine
 import Testing
 
 @testable import FolioGateway
@@ -36,7 +37,7 @@ struct MetricsTests {
                 #expect(after.value("folio_fills_in_flight") == 0)
 
                 let key = CacheKey(route: "objects", upstreamURL: "\(upstream.baseURL)/objects", varyValues: [], partition: nil)
-                let snapshot = try #require(folio.server.gateway.cache.current(key))
+                let snapshot = try #require(await folio.server.gateway.cache.current(key))
                 #expect(after.value("folio_cache_bytes") == Double(snapshot.retainedBytes))
                 #expect(snapshot.retainedBytes > 0)
             }
@@ -83,7 +84,7 @@ struct MetricsTests {
                         group.addTask { try await folio.get("\(folio.client)/objects").status }
                     }
                     try await waitUntil("waiters joined the fill") {
-                        folio.server.gateway.cache.statistics.fillsInFlight == 1 && folio.server.current.inFlight == waiters + 1
+                        folio.server.gateway.cache.fillsInFlight == 1 && folio.server.current.inFlight == waiters + 1
                     }
                     let during = try await folio.metrics()
                     #expect(during.value("folio_fills_in_flight") == 1)

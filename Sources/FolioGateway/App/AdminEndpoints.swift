@@ -24,13 +24,13 @@ enum AdminEndpoints {
         }
         router.get("metrics") { _, _ in
             let gateway = current.gateway
-            let text = gateway.metrics.exposition(cache: gateway.cache)
+            let text = await gateway.metrics.exposition(cache: gateway.cache)
             return Response(
                 status: .ok, headers: [.contentType: metricsContentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }
         router.post("purge") { request, context in
-            purge(request, context: context, gateway: current.gateway)
+            await purge(request, context: context, gateway: current.gateway)
         }
         return Application(
             router: router,
@@ -40,7 +40,7 @@ enum AdminEndpoints {
         )
     }
 
-    static func purge(_ request: Request, context: GatewayContext, gateway: Gateway) -> Response {
+    static func purge(_ request: Request, context: GatewayContext, gateway: Gateway) async -> Response {
         if let token = gateway.configuration.server.adminToken {
             guard request.headers[.authorization] == "Bearer \(token)" else {
                 return Problem.response(
@@ -55,7 +55,7 @@ enum AdminEndpoints {
         guard let name, let route = gateway.routes.first(where: { $0.name == name }) else {
             return Problem.response(.invalidParameter("route '\(name ?? "")' is not a configured route name"))
         }
-        gateway.cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
+        await gateway.cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         return Response(status: .noContent)
     }
 

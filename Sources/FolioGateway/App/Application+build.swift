@@ -40,19 +40,22 @@ public struct FolioServer: Sendable {
 ///   - metrics: the registry `/metrics` renders; a fresh one when not given.
 ///   - onListening: called with the bound port of the client listener.
 ///   - onAdminListening: called with the bound port of the admin listener (when enabled).
+///   - store: where snapshots live; a `MemorySnapshotStore` bounded by `cache.maxBytes` when not given.
 public func buildApplication(
     configuration: Configuration,
     logger: Logger,
     metrics registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
     onListening: @escaping @Sendable (Int) async -> Void = { _ in },
-    onAdminListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    onAdminListening: @escaping @Sendable (Int) async -> Void = { _ in },
+    store: (any SnapshotStore)? = nil
 ) throws -> FolioServer {
     let metrics = GatewayMetrics(registry: registry)
     let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration))
     let gateway: Gateway
     do {
-        gateway = try Gateway(configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now)
+        gateway = try Gateway(
+            configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store)
     } catch {
         Task { try? await upstream.shutdown() }
         throw error

@@ -1,3 +1,4 @@
+import FolioEngine
 import Logging
 
 /// What a reload did (SPEC 1, SIGHUP).
@@ -35,18 +36,23 @@ extension FolioServer {
     /// routes whose config is unchanged are kept; the upstream client is rebuilt only when its
     /// settings change; listener changes are logged as needing a restart.
     public func reload(configuration: Configuration) async -> ReloadResult {
-        let outcome: Result<ReloadResult, ConfigurationError> = current.reloading.withLock { _ in
-            swap(to: configuration)
-        }
+        let outcome: Result<(ReloadResult, removed: [String], store: any SnapshotStore), ConfigurationError> =
+            current.reloading.withLock { _ in swap(to: configuration) }
         switch outcome {
-        case .success(let result):
+        case .success(let (result, removed, store)):
+            // The old gateway is retired, so none of its fills still running installs these again.
+            for route in removed { await store.remove(route: route) }
             return result
         case .failure(let error):
             return refuse(error.problems)
         }
     }
 
-    private func swap(to configuration: Configuration) -> Result<ReloadResult, ConfigurationError> {
+    /// Builds and installs the new gateway; returns the names of old routes whose snapshots must
+    /// go (removed, or changed config) and the store they are in.
+    private func swap(
+        to configuration: Configuration
+    ) -> Result<(ReloadResult, removed: [String], store: any SnapshotStore), ConfigurationError> {
         let old = current.gateway
         let previous = old.configuration
         var needsRestart: [String] = []
@@ -65,7 +71,8 @@ extension FolioServer {
         let gateway: Gateway
         do {
             gateway = try Gateway(
-                configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now)
+                configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now,
+                store: old.cache.store)
         } catch {
             // The loader validated the config, so this is a bug; never leave a client unshut.
             if rebuild { current.retire(upstream) }
@@ -74,8 +81,13 @@ extension FolioServer {
                     ConfigurationProblem(file: "", line: 1, column: 1, path: "", message: error.detail)
                 ]))
         }
+        // The store outlives the gateway: unchanged routes keep their snapshots.
         let kept = configuration.routes.filter { previous.routes.contains($0) }.map(\.name)
-        gateway.cache.adopt(from: old.cache, routes: Set(kept))
+        let removed = previous.routes.map(\.name).filter { !kept.contains($0) }
+        if configuration.cache.maxBytes != previous.cache.maxBytes, let memory = old.cache.store as? MemorySnapshotStore {
+            memory.setMaxBytes(configuration.cache.maxBytes)
+        }
+        old.cache.retire()
         current.replace(with: gateway)
 
         for key in needsRestart {
@@ -89,7 +101,10 @@ extension FolioServer {
                 "new_upstream_client": .stringConvertible(rebuild),
             ])
         return .success(
-            ReloadResult(problems: [], keptRoutes: kept, needsRestart: needsRestart, rebuiltUpstreamClient: rebuild))
+            (
+                ReloadResult(problems: [], keptRoutes: kept, needsRestart: needsRestart, rebuiltUpstreamClient: rebuild),
+                removed, gateway.cache.store
+            ))
     }
 
     private func refuse(_ problems: [ConfigurationProblem]) -> ReloadResult {

@@ -1,3 +1,4 @@
+import FolioEngine
 import Foundation
 
 /// What an upstream answer's caching headers allow (RFC 9111 for a shared cache, SPEC 5.2).
@@ -122,5 +123,15 @@ enum HTTPDate {
             if let date = formatter.date(from: trimmed) { return date }
         }
         return nil
+    }
+}
+
+extension Snapshot {
+    /// The same list with the freshness of a new answer (a 304, or a refill that minted the
+    /// same token), received at `now`.
+    func renewed(at now: ContinuousClock.Instant, freshness: Freshness) -> Snapshot {
+        renewed(
+            storedAt: now, freshUntil: now + freshness.lifetime, etag: freshness.etag,
+            lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
     }
 }

@@ -1,81 +1,41 @@
 import FolioEngine
 import Synchronization
 
-/// In-memory snapshot store with coalesced fills and a memory bound.
+/// Coalesced fills in front of a `SnapshotStore`.
 ///
-/// Holds the newest snapshot of every cache key and the superseded ones that still answer
-/// pinned links (`snapshotRetention`). A fill runs as its own task, so the request that started
-/// it may go away without failing the other waiters; the task installs its result itself.
-/// `maxBytes` bounds everything held: retained snapshots are evicted first (oldest first), then
-/// the least recently used current ones; a single list larger than the bound is not stored.
+/// At most one fill per cache key runs at a time; concurrent misses wait for it. A fill runs
+/// as its own task, so the request that started it may go away without failing the other
+/// waiters; the task installs its result in the store itself. Drops (unsafe methods, purge)
+/// and retirement (a reload replaced this gateway) bump a generation, so a fill that started
+/// before them never installs what they removed.
 final class SnapshotCache: Sendable {
     /// How a caller took part in a fill.
     enum Role: Sendable { case leader, collapsed }
 
-    private struct Entry {
-        var current: Snapshot?
-        var fill: Task<FillResult, any Error>?
-        /// Bumped by drops, so a fill that started before a drop does not resurrect old data.
-        var generation = 0
-        var lastUsed: ContinuousClock.Instant
-    }
-
-    private struct RetainedKey: Hashable {
-        var key: CacheKey
-        var token: String
-    }
-
-    private struct Retained {
-        var snapshot: Snapshot
-        var supersededAt: ContinuousClock.Instant
-        var retention: Duration
-    }
-
     private struct State {
-        var entries: [CacheKey: Entry] = [:]
-        var retained: [RetainedKey: Retained] = [:]
-        var bytes = 0
-        var evictions = 0
+        var fills: [CacheKey: Task<FillResult, any Error>] = [:]
+        /// Per route, bumped by drops; every key's fill compares its route's value.
+        var generations: [String: Int] = [:]
+        var retired = false
     }
 
     private let state = Mutex(State())
+    let store: any SnapshotStore
     let now: @Sendable () -> ContinuousClock.Instant
-    let maxBytes: Int
-    /// Called with the number of snapshots removed to stay within `cache.maxBytes` (metrics).
-    let onEviction: @Sendable (_ count: Int) -> Void
 
-    init(
-        maxBytes: Int,
-        now: @escaping @Sendable () -> ContinuousClock.Instant,
-        onEviction: @escaping @Sendable (_ count: Int) -> Void = { _ in }
-    ) {
-        self.maxBytes = maxBytes
+    init(store: any SnapshotStore, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+        self.store = store
         self.now = now
-        self.onEviction = onEviction
     }
 
     /// The newest snapshot of `key`, fresh or not; marks the key as used.
-    func current(_ key: CacheKey) -> Snapshot? {
-        let now = self.now()
-        return state.withLock { state in
-            guard let snapshot = state.entries[key]?.current else { return nil }
-            state.entries[key]?.lastUsed = now
-            return snapshot
-        }
+    func current(_ key: CacheKey) async -> Snapshot? {
+        await store.current(key)
     }
 
-    /// A superseded snapshot of `key` that is still retained, with when it was superseded.
-    func retained(_ key: CacheKey, token: String) -> (snapshot: Snapshot, supersededAt: ContinuousClock.Instant)? {
-        let now = self.now()
-        return state.withLock { state in
-            let rkey = RetainedKey(key: key, token: token)
-            guard let r = state.retained[rkey] else { return nil }
-            if r.supersededAt + r.retention < now {
-                Self.removeRetained(rkey, in: &state)
-                return nil
-            }
-            return (r.snapshot, r.supersededAt)
-        }
+    /// A superseded snapshot of `key` that is still retained.
+    func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot? {
+        await store.retained(key, token: token)
     }
 
     /// Joins the fill in flight for `key`, or starts one with `fetch`.
@@ -104,164 +64,73 @@ final class SnapshotCache: Sendable {
         retention: Duration,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
-        let now = self.now()
-        return state.withLock { state in
-            if let task = state.entries[key]?.fill { return (task, .collapsed) }
-            let previous = state.entries[key]?.current
-            let generation = state.entries[key]?.generation ?? 0
+        state.withLock { state in
+            if let task = state.fills[key] { return (task, .collapsed) }
+            let generation = state.generations[key.route, default: 0]
             let task = Task<FillResult, any Error> {
-                do {
-                    let result = try await fetch(previous)
-                    return self.finishFill(key, result: result, generation: generation, retention: retention) ?? result
-                } catch {
-                    _ = self.finishFill(key, result: nil, generation: generation, retention: retention)
-                    throw error
-                }
+                defer { self.state.withLock { _ = $0.fills.removeValue(forKey: key) } }
+                let result = try await fetch(await self.store.current(key))
+                return await self.install(result, key: key, generation: generation, retention: retention)
             }
-            state.entries[key, default: Entry(lastUsed: now)].fill = task
+            state.fills[key] = task
             return (task, .leader)
         }
     }
 
-    /// Installs a fill's list and returns what the waiters get: a list too large for the
-    /// cache is handed back as uncacheable.
-    private func finishFill(_ key: CacheKey, result: FillResult?, generation: Int, retention: Duration) -> FillResult? {
-        let now = self.now()
-        return state.withLock { state in
-            var entry = state.entries[key, default: Entry(lastUsed: now)]
-            entry.fill = nil
-            var outcome = result
-            switch result {
-            case .stored(let snapshot), .revalidated(let snapshot):
-                if snapshot.accountedBytes > maxBytes {
-                    outcome = .uncacheable(snapshot)
-                } else if entry.generation == generation {
-                    if let old = entry.current {
-                        state.bytes -= old.accountedBytes
-                        if old.token != snapshot.token {
-                            Self.retain(old, key: key, at: now, retention: retention, in: &state)
-                        }
-                    }
-                    entry.current = snapshot
-                    entry.lastUsed = now
-                    state.bytes += snapshot.accountedBytes
-                }
-            default: break
-            }
-            state.entries[key] = entry
-            Self.prune(&state, now: now)
-            evict(&state, keeping: key)
-            return outcome
+    /// Installs a fill's list and returns what the waiters get: a list the store refuses
+    /// (larger than the whole cache) is handed back as uncacheable.
+    private func install(_ result: FillResult, key: CacheKey, generation: Int, retention: Duration) async -> FillResult {
+        switch result {
+        case .stored(let snapshot), .revalidated(let snapshot):
+            guard isCurrent(key, generation: generation) else { return result }
+            guard await store.install(snapshot, for: key, retention: retention) else { return .uncacheable(snapshot) }
+            // A drop that ran while the store was installing may have missed this snapshot.
+            if !isCurrent(key, generation: generation) { await store.supersede(route: key.route, retention: retention) }
+            return result
+        case .uncacheable, .upstream:
+            return result
         }
+    }
+
+    private func isCurrent(_ key: CacheKey, generation: Int) -> Bool {
+        state.withLock { !$0.retired && $0.generations[key.route, default: 0] == generation }
     }
 
     /// Drops the newest snapshot of every key of `route` (unsafe method, purge); the dropped
     /// snapshots keep answering pinned links for `retention`.
-    func drop(route: String, retention: Duration) {
-        let now = self.now()
-        state.withLock { state in
-            for (key, var entry) in state.entries where key.route == route {
-                if let old = entry.current {
-                    state.bytes -= old.accountedBytes
-                    Self.retain(old, key: key, at: now, retention: retention, in: &state)
-                }
-                entry.current = nil
-                entry.generation += 1
-                state.entries[key] = entry
-            }
-            Self.prune(&state, now: now)
-            evict(&state, keeping: nil)
-        }
+    func drop(route: String, retention: Duration) async {
+        state.withLock { $0.generations[route, default: 0] += 1 }
+        await store.supersede(route: route, retention: retention)
     }
 
-    private func evict(_ state: inout State, keeping protected: CacheKey?) {
-        guard state.bytes > maxBytes else { return }
-        let before = state.evictions
-        defer { if state.evictions > before { onEviction(state.evictions - before) } }
-        // Superseded snapshots go first, oldest first: they only serve pinned links.
-        for (rkey, _) in state.retained.sorted(by: { $0.value.supersededAt < $1.value.supersededAt }) {
-            guard state.bytes > maxBytes else { break }
-            Self.removeRetained(rkey, in: &state)
-            state.evictions += 1
-        }
-        // Then the least recently used lists.
-        let candidates = state.entries.filter { $0.key != protected && $0.value.current != nil }
-            .sorted { $0.value.lastUsed < $1.value.lastUsed }
-        for (key, entry) in candidates {
-            guard state.bytes > maxBytes else { break }
-            state.bytes -= entry.current!.accountedBytes
-            state.entries[key]?.current = nil
-            state.evictions += 1
-        }
+    /// Stops fills still running on this (replaced) gateway from installing anything.
+    func retire() {
+        state.withLock { $0.retired = true }
     }
+
+    /// Counts orders and sections a request built on `snapshot` against the bound.
+    func recount(_ snapshot: Snapshot, for key: CacheKey) async {
+        await store.recount(snapshot, for: key)
+    }
+
+    /// Fills running now (collapsed waiters share one).
+    var fillsInFlight: Int { state.withLock { $0.fills.count } }
 
     /// What `/metrics` reports; computed at scrape time so requests pay nothing for it.
-    var statistics: CacheStatistics {
-        state.withLock { state in
-            var stats = CacheStatistics(bytes: state.bytes, evictions: state.evictions)
-            for entry in state.entries.values {
-                if entry.current != nil { stats.snapshots += 1 }
-                if entry.fill != nil { stats.fillsInFlight += 1 }
-            }
-            stats.snapshots += state.retained.count
-            return stats
-        }
-    }
-
-    /// Copies the snapshots (current and retained, not fills in flight) of `routes` from
-    /// `other`: a reload keeps the lists of routes whose config did not change.
-    func adopt(from other: SnapshotCache, routes: Set<String>) {
-        guard !routes.isEmpty else { return }
-        let taken = other.state.withLock { state in
-            (
-                entries: state.entries.compactMap { key, entry in
-                    routes.contains(key.route) ? entry.current.map { (key, $0) } : nil
-                },
-                retained: state.retained.filter { routes.contains($0.key.key.route) }
-            )
-        }
-        let now = self.now()
-        state.withLock { state in
-            for (key, snapshot) in taken.entries where state.entries[key]?.current == nil {
-                state.entries[key, default: Entry(lastUsed: now)].current = snapshot
-                state.bytes += snapshot.accountedBytes
-            }
-            for (rkey, retained) in taken.retained where state.retained[rkey] == nil {
-                state.retained[rkey] = retained
-                state.bytes += retained.snapshot.accountedBytes
-            }
-            evict(&state, keeping: nil)
-        }
-    }
-
-    private static func retain(
-        _ snapshot: Snapshot, key: CacheKey, at now: ContinuousClock.Instant, retention: Duration, in state: inout State
-    ) {
-        guard retention > .zero else { return }
-        let rkey = RetainedKey(key: key, token: snapshot.token)
-        removeRetained(rkey, in: &state)
-        state.retained[rkey] = Retained(snapshot: snapshot, supersededAt: now, retention: retention)
-        state.bytes += snapshot.accountedBytes
-    }
-
-    private static func removeRetained(_ rkey: RetainedKey, in state: inout State) {
-        if let old = state.retained.removeValue(forKey: rkey) { state.bytes -= old.snapshot.accountedBytes }
-    }
-
-    private static func prune(_ state: inout State, now: ContinuousClock.Instant) {
-        for (rkey, r) in state.retained where r.supersededAt + r.retention < now {
-            removeRetained(rkey, in: &state)
-        }
+    func statistics() async -> CacheStatistics {
+        CacheStatistics(store: await store.statistics(), fillsInFlight: fillsInFlight)
     }
 }
 
-/// Counts over every snapshot a cache holds.
+/// Counts over every snapshot a cache holds and the fills it runs.
 struct CacheStatistics: Sendable, Equatable {
-    var snapshots = 0
+    var store: SnapshotStoreStatistics
+    var fillsInFlight: Int
+
+    var snapshots: Int { store.snapshots }
     /// Bytes counted against `cache.maxBytes`.
-    var bytes = 0
-    var fillsInFlight = 0
-    var evictions = 0
+    var bytes: Int { store.bytes }
+    var evictions: Int { store.evictions }
 }
 
 /// What a fill produced.

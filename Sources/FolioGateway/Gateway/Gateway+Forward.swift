@@ -20,7 +20,7 @@ extension Gateway {
             try await forward(request, context: context, url: url, requestID: requestID)
         }
         if (200..<300).contains(response.status.code) {
-            cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
+            await cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         }
         response.headers[.cacheStatus] = "folio; fwd=request"
         return response

@@ -20,14 +20,18 @@ extension Gateway {
         let resolution = try await resolve(fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let cacheStatus, let age):
+            let response: Response
             if let groupBy = selection.groupBy {
-                return sectionIndexResponse(
+                response = sectionIndexResponse(
                     request, route: route, listRequest: listRequest, groupBy: groupBy, snapshot: snapshot,
                     cacheStatus: cacheStatus, age: age, target: target)
+            } else {
+                response = try pageResponse(
+                    request, route: route, listRequest: listRequest, view: selection.view(of: snapshot),
+                    snapshot: snapshot, cacheStatus: cacheStatus, age: age, target: target)
             }
-            return try pageResponse(
-                request, route: route, listRequest: listRequest, view: selection.view(of: snapshot), snapshot: snapshot,
-                cacheStatus: cacheStatus, age: age, target: target)
+            if let key = fill.key, selection.buildsIndexes(route: route) { await cache.recount(snapshot, for: key) }
+            return response
         case .upstream(let answer, let cacheStatus):
             return passThrough(answer, cacheStatus: cacheStatus)
         case .gone(let current, let cacheStatus):

@@ -99,7 +99,7 @@ extension Gateway {
             return try await direct(fetch, token: token, cacheStatus: "folio; fwd=bypass")
         }
         let now = cache.now()
-        let current = cache.current(key)
+        let current = await cache.current(key)
         if token == nil || token == current?.token, let current {
             if current.freshUntil > now {
                 return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
@@ -110,9 +110,10 @@ extension Gateway {
                 return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
             }
         } else if let token {
-            if let (snapshot, supersededAt) = cache.retained(key, token: token) {
+            if let pinned = await cache.retained(key, token: token) {
                 return .served(
-                    snapshot, cacheStatus: "folio; hit; ttl=-\((now - supersededAt).wholeSeconds)", age: snapshot.age(at: now))
+                    pinned.snapshot, cacheStatus: "folio; hit; ttl=-\((now - pinned.supersededAt).wholeSeconds)",
+                    age: pinned.snapshot.age(at: now))
             }
             // A fresh list that lacks the token: 410 at once, so random tokens cannot drive
             // upstream traffic.

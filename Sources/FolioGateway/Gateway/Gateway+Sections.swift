@@ -64,6 +64,12 @@ struct ListSelection: Sendable {
         }
     }
 
+    /// Whether answering may build something the fill did not (an order, a section index, a
+    /// filter), which then counts against `cache.maxBytes`.
+    func buildsIndexes(route: RouteRuntime) -> Bool {
+        groupBy != nil || beginsWithTitle != nil || !filters.isEmpty || sort != route.defaultSort
+    }
+
     /// The elements this request pages through.
     func view(of snapshot: Snapshot) -> ListView {
         let indexes = snapshot.indexes

@@ -23,7 +23,8 @@ public final class Gateway: Sendable {
         upstream: UpstreamClient,
         logger: Logger,
         metrics: GatewayMetrics = GatewayMetrics(),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        store: (any SnapshotStore)? = nil
     ) throws(FolioError) {
         self.configuration = configuration
         var routes: [RouteRuntime] = []
@@ -32,12 +33,20 @@ public final class Gateway: Sendable {
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
-        let evictions = metrics.cacheEvictions
         self.cache = SnapshotCache(
-            maxBytes: configuration.cache.maxBytes, now: now, onEviction: { evictions.increment(by: Int64($0)) })
+            store: store ?? Self.memoryStore(configuration: configuration, metrics: metrics, now: now), now: now)
         self.upstream = upstream
         self.logger = logger
         self.metrics = metrics
+    }
+
+    /// The default store: this process's memory, bounded by `cache.maxBytes`.
+    static func memoryStore(
+        configuration: Configuration, metrics: GatewayMetrics, now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) -> MemorySnapshotStore {
+        let evictions = metrics.cacheEvictions
+        return MemorySnapshotStore(
+            maxBytes: configuration.cache.maxBytes, now: now, onEviction: { evictions.increment(by: Int64($0)) })
     }
 
     /// Upstream client settings derived from the config's limits.

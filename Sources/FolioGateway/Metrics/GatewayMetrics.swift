@@ -36,8 +36,8 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// Refreshes the scrape-time gauges from `cache`, then renders the registry.
-    func exposition(cache: SnapshotCache) -> [UInt8] {
-        let stats = cache.statistics
+    func exposition(cache: SnapshotCache) async -> [UInt8] {
+        let stats = await cache.statistics()
         snapshots.set(to: Double(stats.snapshots))
         cacheBytes.set(to: Double(stats.bytes))
         fillsInFlight.set(to: Double(stats.fillsInFlight))

@@ -14,12 +14,13 @@ import Testing
 func withGateway<T: Sendable>(
     _ yaml: String,
     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+    store: (any SnapshotStore)? = nil,
     _ body: @Sendable (any TestClientProtocol, FolioServer) async throws -> T
 ) async throws -> T {
     let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
     var logger = Logger(label: "folio.test")
     logger.logLevel = .critical
-    let server = try buildApplication(configuration: configuration, logger: logger, now: now)
+    let server = try buildApplication(configuration: configuration, logger: logger, now: now, store: store)
     return try await server.application.test(.live) { client in
         try await body(client, server)
     }

@@ -1,8 +1,6 @@
-import FolioEngine
-
 /// One fill of a cache key: the indexed list, its token, its freshness and validators.
 ///
-/// Immutable and shared by reference between the cache and every request slicing it, so a
+/// Immutable and shared by reference between the store and every request slicing it, so a
 /// superseded snapshot stays alive exactly as long as someone still pages through it.
 public final class Snapshot: Sendable {
     public let list: ItemList
@@ -12,15 +10,15 @@ public final class Snapshot: Sendable {
     /// Until when the list is fresh.
     public let freshUntil: ContinuousClock.Instant
     /// Validators for a conditional refresh (nil for crawled lists, which are refetched).
-    let etag: String?
-    let lastModified: String?
+    public let etag: String?
+    public let lastModified: String?
     /// `must-revalidate`: never served stale.
-    let mustRevalidate: Bool
+    public let mustRevalidate: Bool
     /// Sort orders, sections and filters of this list, computed once each and shared by
     /// every request on the snapshot.
     public let indexes: SnapshotIndexes
 
-    init(
+    public init(
         list: ItemList, token: String, storedAt: ContinuousClock.Instant, freshUntil: ContinuousClock.Instant,
         etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false, indexes: SnapshotIndexes
     ) {
@@ -32,35 +30,35 @@ public final class Snapshot: Sendable {
         self.etag = etag
         self.lastModified = lastModified
         self.mustRevalidate = mustRevalidate
-        self.accountedBytes = list.retainedBytes + indexes.retainedBytes
     }
 
-    /// The same list with new freshness (a 304, or a refill that minted the same token).
-    func renewed(at now: ContinuousClock.Instant, freshness: Freshness) -> Snapshot {
+    /// The same list and indexes with new freshness and validators (a 304, or a refill that
+    /// minted the same token): the memory is shared, not copied.
+    public func renewed(
+        storedAt: ContinuousClock.Instant, freshUntil: ContinuousClock.Instant, etag: String?, lastModified: String?,
+        mustRevalidate: Bool
+    ) -> Snapshot {
         Snapshot(
-            list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,
-            etag: freshness.etag ?? etag, lastModified: freshness.lastModified ?? lastModified,
-            mustRevalidate: freshness.mustRevalidate, indexes: indexes)
+            list: list, token: token, storedAt: storedAt, freshUntil: freshUntil, etag: etag ?? self.etag,
+            lastModified: lastModified ?? self.lastModified, mustRevalidate: mustRevalidate, indexes: indexes)
     }
 
-    /// Bytes this snapshot keeps alive now (orders built later add to it).
+    /// Bytes this snapshot keeps alive now: the list and every order, section index and
+    /// filter built on it so far (so it grows as requests ask for new orders).
     public var retainedBytes: Int { list.retainedBytes + indexes.retainedBytes }
-    /// What the cache counted for it when it was stored: fixed, so adding and removing it
-    /// from the cache's total always balance.
-    let accountedBytes: Int
 
     /// Whole seconds of freshness left at `now` (negative once stale).
-    func ttl(at now: ContinuousClock.Instant) -> Int64 {
+    public func ttl(at now: ContinuousClock.Instant) -> Int64 {
         now < freshUntil ? (freshUntil - now).wholeSeconds : -(now - freshUntil).wholeSeconds
     }
 
     /// Whole seconds since the list was received (`Age`).
-    func age(at now: ContinuousClock.Instant) -> Int {
+    public func age(at now: ContinuousClock.Instant) -> Int {
         Int((now - storedAt).wholeSeconds)
     }
 }
 
 extension Duration {
     /// Whole seconds, rounded towards zero (for `Age`, `Cache-Status` ttl).
-    var wholeSeconds: Int64 { components.seconds }
+    public var wholeSeconds: Int64 { components.seconds }
 }

@@ -1,0 +1,19 @@
+/// What selects one cached list: SPEC 5.1's route, path parameters, `forwardQuery` values,
+/// `vary` header values and credential partition.
+///
+/// The rendered upstream URL already carries the path parameters and forwarded query, so it
+/// stands for both.
+public struct CacheKey: Hashable, Sendable {
+    public var route: String
+    public var upstreamURL: String
+    public var varyValues: [String]
+    /// nil: the anonymous/shared partition; otherwise a hash of the credential headers.
+    public var partition: String?
+
+    public init(route: String, upstreamURL: String, varyValues: [String] = [], partition: String? = nil) {
+        self.route = route
+        self.upstreamURL = upstreamURL
+        self.varyValues = varyValues
+        self.partition = partition
+    }
+}

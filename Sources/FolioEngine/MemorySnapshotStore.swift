@@ -1,0 +1,194 @@
+import Synchronization
+
+/// The default `SnapshotStore`: snapshots in this process's memory, within `maxBytes`.
+///
+/// Everything a snapshot keeps alive is counted (list bytes, element index, sort orders,
+/// sections, filters; orders built after installing through `recount`). Over the bound,
+/// retained snapshots go first, oldest superseded first (they only answer pinned links), then
+/// current ones, least recently used first; the snapshot being installed or recounted stays
+/// unless it alone is over the bound. A snapshot larger than the whole bound is refused.
+public final class MemorySnapshotStore: SnapshotStore {
+    private struct Entry {
+        var snapshot: Snapshot
+        /// What was counted for it: updated only under the lock, so adding and removing it
+        /// from the total always balance, however its indexes grow meanwhile.
+        var bytes: Int
+        var lastUsed: ContinuousClock.Instant
+    }
+
+    private struct RetainedKey: Hashable {
+        var key: CacheKey
+        var token: String
+    }
+
+    private struct Retained {
+        var snapshot: Snapshot
+        var bytes: Int
+        var supersededAt: ContinuousClock.Instant
+        var retention: Duration
+    }
+
+    private struct State {
+        var maxBytes: Int
+        var entries: [CacheKey: Entry] = [:]
+        var retained: [RetainedKey: Retained] = [:]
+        var bytes = 0
+        var evictions = 0
+    }
+
+    private let state: Mutex<State>
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Called with the number of snapshots removed to stay within the bound (metrics).
+    private let onEviction: @Sendable (_ count: Int) -> Void
+
+    public init(
+        maxBytes: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        onEviction: @escaping @Sendable (_ count: Int) -> Void = { _ in }
+    ) {
+        self.state = Mutex(State(maxBytes: maxBytes))
+        self.now = now
+        self.onEviction = onEviction
+    }
+
+    public func current(_ key: CacheKey) -> Snapshot? {
+        let now = self.now()
+        return state.withLock { state in
+            guard state.entries[key] != nil else { return nil }
+            state.entries[key]!.lastUsed = now
+            return state.entries[key]!.snapshot
+        }
+    }
+
+    public func retained(_ key: CacheKey, token: String) -> RetainedSnapshot? {
+        let now = self.now()
+        return state.withLock { state in
+            let rkey = RetainedKey(key: key, token: token)
+            guard let r = state.retained[rkey] else { return nil }
+            if r.supersededAt + r.retention < now {
+                Self.removeRetained(rkey, in: &state)
+                return nil
+            }
+            return RetainedSnapshot(snapshot: r.snapshot, supersededAt: r.supersededAt)
+        }
+    }
+
+    public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration) -> Bool {
+        let bytes = snapshot.retainedBytes
+        let now = self.now()
+        return state.withLock { state in
+            guard bytes <= state.maxBytes else { return false }
+            if let old = state.entries.removeValue(forKey: key) {
+                state.bytes -= old.bytes
+                if old.snapshot.token != snapshot.token {
+                    Self.retain(old, key: key, at: now, retention: retention, in: &state)
+                }
+            }
+            // A pinned copy of the same token is now the current list again.
+            Self.removeRetained(RetainedKey(key: key, token: snapshot.token), in: &state)
+            state.entries[key] = Entry(snapshot: snapshot, bytes: bytes, lastUsed: now)
+            state.bytes += bytes
+            Self.prune(&state, now: now)
+            evict(&state, keeping: key)
+            return true
+        }
+    }
+
+    public func supersede(route: String, retention: Duration) {
+        let now = self.now()
+        state.withLock { state in
+            for (key, entry) in state.entries where key.route == route {
+                state.entries[key] = nil
+                state.bytes -= entry.bytes
+                Self.retain(entry, key: key, at: now, retention: retention, in: &state)
+            }
+            Self.prune(&state, now: now)
+            evict(&state, keeping: nil)
+        }
+    }
+
+    public func remove(route: String) {
+        state.withLock { state in
+            for (key, entry) in state.entries where key.route == route {
+                state.entries[key] = nil
+                state.bytes -= entry.bytes
+            }
+            for rkey in state.retained.keys where rkey.key.route == route {
+                Self.removeRetained(rkey, in: &state)
+            }
+        }
+    }
+
+    public func recount(_ snapshot: Snapshot, for key: CacheKey) {
+        let bytes = snapshot.retainedBytes
+        state.withLock { state in
+            if let entry = state.entries[key], entry.snapshot === snapshot {
+                guard bytes != entry.bytes else { return }
+                state.bytes += bytes - entry.bytes
+                state.entries[key]!.bytes = bytes
+                evict(&state, keeping: bytes <= state.maxBytes ? key : nil)
+            } else {
+                let rkey = RetainedKey(key: key, token: snapshot.token)
+                guard let r = state.retained[rkey], r.snapshot === snapshot, bytes != r.bytes else { return }
+                state.bytes += bytes - r.bytes
+                state.retained[rkey]!.bytes = bytes
+                evict(&state, keeping: nil)
+            }
+        }
+    }
+
+    public func statistics() -> SnapshotStoreStatistics {
+        state.withLock { state in
+            SnapshotStoreStatistics(
+                snapshots: state.entries.count + state.retained.count, bytes: state.bytes, evictions: state.evictions)
+        }
+    }
+
+    /// Changes the bound (a reloaded `cache.maxBytes`), evicting at once if it shrank.
+    public func setMaxBytes(_ maxBytes: Int) {
+        state.withLock { state in
+            state.maxBytes = maxBytes
+            evict(&state, keeping: nil)
+        }
+    }
+
+    private func evict(_ state: inout State, keeping protected: CacheKey?) {
+        guard state.bytes > state.maxBytes else { return }
+        let before = state.evictions
+        defer { if state.evictions > before { onEviction(state.evictions - before) } }
+        for (rkey, _) in state.retained.sorted(by: { $0.value.supersededAt < $1.value.supersededAt }) {
+            guard state.bytes > state.maxBytes else { return }
+            Self.removeRetained(rkey, in: &state)
+            state.evictions += 1
+        }
+        let candidates = state.entries.filter { $0.key != protected }.sorted { $0.value.lastUsed < $1.value.lastUsed }
+        for (key, entry) in candidates {
+            guard state.bytes > state.maxBytes else { return }
+            state.entries[key] = nil
+            state.bytes -= entry.bytes
+            state.evictions += 1
+        }
+    }
+
+    private static func retain(
+        _ entry: Entry, key: CacheKey, at now: ContinuousClock.Instant, retention: Duration, in state: inout State
+    ) {
+        guard retention > .zero else { return }
+        let rkey = RetainedKey(key: key, token: entry.snapshot.token)
+        removeRetained(rkey, in: &state)
+        state.retained[rkey] = Retained(
+            snapshot: entry.snapshot, bytes: entry.bytes, supersededAt: now, retention: retention)
+        state.bytes += entry.bytes
+    }
+
+    private static func removeRetained(_ rkey: RetainedKey, in state: inout State) {
+        if let old = state.retained.removeValue(forKey: rkey) { state.bytes -= old.bytes }
+    }
+
+    /// Drops retained snapshots past their retention (on every write, so they never pile up).
+    private static func prune(_ state: inout State, now: ContinuousClock.Instant) {
+        for (rkey, r) in state.retained where r.supersededAt + r.retention < now {
+            removeRetained(rkey, in: &state)
+        }
+    }
+}
