@@ -13,13 +13,18 @@ public struct FolioError: Error, Sendable, Hashable, CustomStringConvertible {
     public let detail: String
     /// Extra response headers (e.g. `Content-Range` on 416, `Link` on 410).
     public let headers: [HeaderField]
+    /// The configured limit this error breached, if any (counted by the gateway).
+    public let limit: Limit?
 
-    public init(code: String, status: Int, title: String, detail: String, headers: [HeaderField] = []) {
+    public init(
+        code: String, status: Int, title: String, detail: String, headers: [HeaderField] = [], limit: Limit? = nil
+    ) {
         self.code = code
         self.status = status
         self.title = title
         self.detail = detail
         self.headers = headers
+        self.limit = limit
     }
 
     public var description: String { "\(status) \(code): \(detail)" }
@@ -47,7 +52,8 @@ extension FolioError {
     }
 
     /// 502: an upstream list exceeds one of the configured limits.
-    public static func upstreamLimit(_ detail: String) -> FolioError {
-        FolioError(code: "upstream-limit-exceeded", status: 502, title: "Upstream limit exceeded", detail: detail)
+    public static func upstreamLimit(_ detail: String, limit: Limit) -> FolioError {
+        FolioError(
+            code: "upstream-limit-exceeded", status: 502, title: "Upstream limit exceeded", detail: detail, limit: limit)
     }
 }

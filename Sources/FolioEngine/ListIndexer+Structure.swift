@@ -51,12 +51,12 @@ extension ListIndexer {
 
     @inline(never)
     func tooManyItems() -> FolioError {
-        .upstreamLimit("upstream list exceeds limits.maxItems (\(maxItems) items)")
+        .upstreamLimit("upstream list exceeds limits.maxItems (\(maxItems) items)", limit: .maxItems)
     }
 
     @inline(never)
     func tooDeep(at index: Int) -> FolioError {
-        .upstreamLimit("upstream JSON nests deeper than limits.maxJSONDepth (\(maxDepth)) at byte \(index - bodyStart)")
+        .upstreamLimit("upstream JSON nests deeper than limits.maxJSONDepth (\(maxDepth)) at byte \(index - bodyStart)", limit: .maxJSONDepth)
     }
 
     @inline(__always)

@@ -85,7 +85,8 @@ public struct ListIndexer: Sendable {
         guard !chunk.isEmpty else { return }
         do throws(FolioError) {
             guard chunk.count <= maxBytes - store.count else {
-                throw FolioError.upstreamLimit("upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)")
+                throw FolioError.upstreamLimit(
+                    "upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)", limit: .maxUpstreamBytes)
             }
             if chunk.count > store.capacity - store.count {
                 growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))

@@ -65,26 +65,29 @@ extension Crawler {
     /// list's size limits (kept, they are the clearer reason) and cancellation (a crawl timeout).
     func pageFailure(_ error: any Error, page: Int, url: String) -> any Error {
         let detail: String
+        var limit: Limit?
         switch error {
         case is CancellationError:
             return error
         case let error as PageStatus:
             detail = "Page \(page) answered \(error.status)."
-        case let error as FolioError where error.code == FolioError.upstreamLimit("").code:
+        case let error as FolioError where error.code == "upstream-limit-exceeded":
             return error
         case let error as FolioError:
             detail = "Page \(page): \(error.detail)"
+            limit = error.limit
         case let error as UpstreamError where error.code == "upstream-body-too-large":
             return error.folioError
         case let error as UpstreamError:
             detail = "Page \(page): \(error.folioError.detail)"
+            limit = error.folioError.limit
         default:
             detail = "Page \(page) failed."
         }
         logger.warning(
             "upstream page failed",
             metadata: ["folio.page": "\(page)", "folio.upstream_url": "\(url)", "error": "\(error)"])
-        return FolioError.crawlPageFailed(detail)
+        return FolioError.crawlPageFailed(detail, limit: limit)
     }
 }
 
@@ -150,7 +153,8 @@ final class CrawlBudget: Sendable {
             return used
         }
         guard total <= limit else {
-            throw FolioError.upstreamLimit("upstream list exceeds limits.maxUpstreamBytes (\(limit) bytes)")
+            throw FolioError.upstreamLimit(
+                "upstream list exceeds limits.maxUpstreamBytes (\(limit) bytes)", limit: .maxUpstreamBytes)
         }
     }
 }

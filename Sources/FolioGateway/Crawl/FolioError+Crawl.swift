@@ -4,8 +4,8 @@ import FolioEngine
 /// never by URL: upstream hosts and paths stay out of client answers (the log has them).
 extension FolioError {
     /// 502: a page after the first answered an error status, timed out or sent a bad body.
-    static func crawlPageFailed(_ detail: String) -> FolioError {
-        FolioError(code: "upstream-page-failed", status: 502, title: "Upstream page failed", detail: detail)
+    static func crawlPageFailed(_ detail: String, limit: Limit? = nil) -> FolioError {
+        FolioError(code: "upstream-page-failed", status: 502, title: "Upstream page failed", detail: detail, limit: limit)
     }
 
     /// 502: a next link points to another scheme, host or port than the configured upstream.
@@ -45,6 +45,7 @@ extension FolioError {
     static func crawlTimeout(_ timeout: Duration) -> FolioError {
         FolioError(
             code: "upstream-crawl-timeout", status: 504, title: "Upstream crawl timeout",
-            detail: "The upstream pages were not all received within \(timeout) (limits.crawlTimeout).")
+            detail: "The upstream pages were not all received within \(timeout) (limits.crawlTimeout).",
+            limit: .crawlTimeout)
     }
 }

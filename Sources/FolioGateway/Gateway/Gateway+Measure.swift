@@ -11,7 +11,9 @@ extension Gateway {
             metrics.upstream(outcome(value), duration: start.duration(to: .now))
             return value
         } catch {
-            metrics.upstream(UpstreamOutcome(failureStatus: Self.folioError(error).status), duration: start.duration(to: .now))
+            let folioError = Self.folioError(error)
+            metrics.upstream(UpstreamOutcome(failureStatus: folioError.status), duration: start.duration(to: .now))
+            self.metrics.breached(folioError.limit)
             throw error
         }
     }

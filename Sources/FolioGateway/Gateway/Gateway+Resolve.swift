@@ -199,6 +199,6 @@ extension Gateway {
 
 extension FolioError {
     func adding(header: HeaderField) -> FolioError {
-        FolioError(code: code, status: status, title: title, detail: detail, headers: headers + [header])
+        FolioError(code: code, status: status, title: title, detail: detail, headers: headers + [header], limit: limit)
     }
 }

@@ -94,7 +94,12 @@ public final class Gateway: Sendable {
     private func route(
         _ request: Request, context: GatewayContext, requestID: String, routeIndex: inout Int?
     ) async throws -> Response {
-        try RequestLimits.check(request, limits: configuration.limits)
+        do {
+            try RequestLimits.check(request, limits: configuration.limits)
+        } catch {
+            metrics.breached(error.limit)
+            throw error
+        }
         let target = RequestTarget(request.head.path ?? "/")
         guard let match = try table.match(rawPath: target.path) else {
             return try await forwardToFallback(request, context: context, target: target, requestID: requestID)

@@ -1,3 +1,4 @@
+import FolioEngine
 import Prometheus
 
 /// The gateway's Prometheus metrics (SPEC 7), registered in an injected registry so two
@@ -19,6 +20,9 @@ public final class GatewayMetrics: Sendable {
     let fillsInFlight: Gauge
     /// Metrics of requests that matched no route (`route="none"`).
     let unrouted: RouteMetrics
+    /// By `Limit`: every breach of a configured limit, counted once where it happens (a fill
+    /// shared by waiters counts once).
+    private let limitBreaches: [Limit: Counter]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -28,6 +32,16 @@ public final class GatewayMetrics: Sendable {
         snapshots = registry.makeGauge(descriptor: Self.snapshots.descriptor)
         fillsInFlight = registry.makeGauge(descriptor: Self.fillsInFlight.descriptor)
         unrouted = RouteMetrics(route: RouteMetrics.unroutedName, registry: registry)
+        var breaches: [Limit: Counter] = [:]
+        for limit in Limit.all {
+            breaches[limit] = registry.makeCounter(descriptor: Self.limitBreaches.descriptor, labels: [("limit", limit.key)])
+        }
+        limitBreaches = breaches
+    }
+
+    /// Counts a breach of `limit` (nil: the error breached none).
+    func breached(_ limit: Limit?) {
+        if let limit { limitBreaches[limit]?.increment() }
     }
 
     /// The handles of one configured route (the same series again after a reload).
@@ -59,6 +73,8 @@ extension GatewayMetrics {
         "cache_evictions", unit: "total", help: "Snapshots evicted to stay within cache.maxBytes.")
     static let coalescedWaiters = descriptor(
         "coalesced_waiters", unit: "total", help: "Requests that waited on another request's upstream fill.")
+    static let limitBreaches = descriptor(
+        "limit_breaches", unit: "total", help: "Breaches of a configured limit (SPEC 2 limits), by its key.")
     static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
     static let snapshots = descriptor("snapshots", unit: nil, help: "Snapshots held, current and retained.")
     static let fillsInFlight = descriptor("fills_in_flight", unit: nil, help: "Upstream fills running now.")

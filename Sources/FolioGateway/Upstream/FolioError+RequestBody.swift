@@ -7,7 +7,8 @@ extension FolioError {
             code: "request-body-too-large",
             status: 413,
             title: "Request body too large",
-            detail: "The request body exceeds \(limit) bytes."
+            detail: "The request body exceeds \(limit) bytes (limits.maxRequestBodyBytes).",
+            limit: .maxRequestBodyBytes
         )
     }
 

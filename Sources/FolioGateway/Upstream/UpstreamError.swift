@@ -39,6 +39,16 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The configured limit this failure breached, if any.
+    public var limit: Limit? {
+        switch kind {
+        case .connectTimeout: .connectTimeout
+        case .timeout: .upstreamTimeout
+        case .bodyTooLarge: .maxUpstreamBytes
+        default: nil
+        }
+    }
+
     public var folioError: FolioError {
         let (title, detail): (String, String) =
             switch kind {
@@ -50,7 +60,7 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
             case .bodyTooLarge: ("Upstream body too large", "The upstream body exceeds limits.maxUpstreamBytes (counted after decompression).")
             case .failed: ("Upstream failed", "The upstream exchange failed.")
             }
-        return FolioError(code: code, status: status, title: title, detail: detail)
+        return FolioError(code: code, status: status, title: title, detail: detail, limit: limit)
     }
 
     public var description: String { "\(status) \(code): \(reason)" }

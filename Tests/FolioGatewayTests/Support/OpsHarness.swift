@@ -159,10 +159,13 @@ struct HTTPAnswer: Sendable {
 }
 
 extension HTTPClient {
-    func answer(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = []) async throws -> HTTPAnswer {
+    func answer(
+        _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) async throws -> HTTPAnswer {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)
         return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
