@@ -2,6 +2,8 @@
 # Issue 5's memory check: with cache.maxBytes 64MiB, fetch 200 distinct ~1 MiB lists through
 # Folio and report its resident memory (VmRSS now, VmHWM peak) against the bound.
 # Usage: scripts/cache-bound.sh [path-to-folio-binary]   (default: .build/release/folio, else debug)
+# SORTED=1 also asks each list for ?sort=-name, an order built after the list was stored (its
+# bytes count against the bound too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-}
@@ -23,17 +25,18 @@ class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 PY
-UP=$((20000 + RANDOM % 10000)); GW=$((30000 + RANDOM % 10000))
+UP=$((20000 + RANDOM % 10000)); GW=$((30000 + RANDOM % 10000)); ADMIN=$((GW + 1))
 python3 "$WORK/upstream.py" $UP &
 for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$UP/list/0" && break; sleep 0.1; done
 cat > "$WORK/folio.yaml" <<YAML
-server: { listen: "127.0.0.1:$GW", admin: null }
+server: { listen: "127.0.0.1:$GW", admin: "127.0.0.1:$ADMIN" }
 logging: { level: warning, access: false }
 cache: { maxBytes: 64MiB }
 routes:
   - name: lists
     path: /lists/{id}
     upstream: http://127.0.0.1:$UP/list/{id}
+    sortable: [name]
 YAML
 "$BIN" serve --config "$WORK/folio.yaml" > "$WORK/folio.log" 2>&1 &
 PID=$!
@@ -41,6 +44,10 @@ for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$GW/lists/warmup
 rss() { awk '/VmRSS|VmHWM/ {printf "%s %d MiB  ", $1, $2/1024}' /proc/$PID/status; echo; }
 echo "after warm-up:   $(rss)"
 SIZE=$(curl -s "http://127.0.0.1:$UP/list/1" | wc -c)
-for i in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$GW/lists/$i?pageSize=5"; done
+for i in $(seq 1 200); do
+  curl -s -o /dev/null "http://127.0.0.1:$GW/lists/$i?pageSize=5"
+  if [ "${SORTED:-0}" = 1 ]; then curl -s -o /dev/null "http://127.0.0.1:$GW/lists/$i?pageSize=5&sort=-name"; fi
+done
 echo "list body:       $((SIZE / 1024)) KiB each, 200 lists = $((SIZE * 200 / 1048576)) MiB fetched"
 echo "after 200 lists: $(rss)"
+echo "cache (counted): $(curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^folio_(cache_bytes|snapshots|cache_evictions_total) / {printf "%s %s  ", $1, $2}')"

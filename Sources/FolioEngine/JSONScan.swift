@@ -77,8 +77,19 @@ enum JSONScan {
         }
     }
 
-    /// The UTF-8 of a string's contents with escapes resolved; lone surrogates become U+FFFD.
+    /// The UTF-8 of a string's contents with escapes resolved; lone surrogates become U+FFFD
+    /// (the folded form of a value, as sorting and sections compare it).
     static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [UInt8] {
+        decode(bytes, range, loneSurrogates: .replace)!
+    }
+
+    /// What `decode` does with an escaped surrogate that has no partner.
+    enum LoneSurrogates { case replace, reject }
+
+    /// Resolves the escapes of a string's contents to UTF-8; with `.reject`, nil for a lone
+    /// surrogate (which no Swift `String`, hence no JSON Pointer token, can equal). Assumes the
+    /// indexer's validation ran; a truncated escape ends the output there.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, loneSurrogates: LoneSurrogates) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var index = range.lowerBound
@@ -102,6 +113,7 @@ enum JSONScan {
                 guard let unit = hex4(bytes, index, end) else { return out }
                 index += 4
                 var scalar = UInt32(unit)
+                var lone = (0xDC00..<0xE000).contains(unit)
                 if (0xD800..<0xDC00).contains(unit) {
                     if index + 6 <= end, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u"),
                         let low = hex4(bytes, index + 2, end), (0xDC00..<0xE000).contains(low)
@@ -109,9 +121,11 @@ enum JSONScan {
                         scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
                         index += 6
                     } else {
-                        scalar = 0xFFFD
+                        lone = true
                     }
-                } else if (0xDC00..<0xE000).contains(unit) {
+                }
+                if lone {
+                    guard loneSurrogates == .replace else { return nil }
                     scalar = 0xFFFD
                 }
                 appendUTF8(Unicode.Scalar(scalar) ?? "\u{FFFD}", to: &out)

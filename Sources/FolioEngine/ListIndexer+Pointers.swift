@@ -136,50 +136,6 @@ extension ListIndexer {
     /// Decodes the escapes of a validated JSON string body to UTF-8; nil for a lone surrogate,
     /// which no pointer token (a Swift `String`) can equal.
     static func decodeString(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var index = 0
-        func hex4(_ at: Int) -> UInt32 {
-            var value: UInt32 = 0
-            for offset in 0..<4 {
-                let byte = raw[at + offset]
-                let digit: UInt8 = byte <= UInt8(ascii: "9") ? byte &- 0x30 : (byte | 0x20) &- UInt8(ascii: "a") &+ 10
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
-        while index < raw.count {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "\\") else {
-                out.append(byte)
-                index += 1
-                continue
-            }
-            let escaped = raw[index + 1]
-            index += 2
-            switch escaped {
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = hex4(index)
-                index += 4
-                if (0xD800..<0xDC00).contains(scalar) {
-                    guard index + 6 <= raw.count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u")
-                    else { return nil }
-                    let low = hex4(index + 2)
-                    guard (0xDC00..<0xE000).contains(low) else { return nil }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
-                } else if (0xDC00..<0xE000).contains(scalar) {
-                    return nil
-                }
-                out.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
-            default: out.append(escaped)  // `"`, `\`, `/`
-            }
-        }
-        return out
+        JSONScan.decode(raw, 0..<raw.count, loneSurrogates: .reject)
     }
 }

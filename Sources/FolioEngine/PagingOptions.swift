@@ -9,10 +9,13 @@ public struct ParameterNames: Sendable, Hashable {
         self.offset = offset
         self.page = page
     }
+
+    /// The three names, in a fixed order.
+    public var all: [String] { [pageSize, offset, page] }
 }
 
 /// What to do with a page size above `maxPageSize` (config `overMaxPageSize`).
-public enum OverMaxPageSize: String, Sendable, Hashable {
+public enum OverMaxPageSize: String, Sendable, Hashable, CaseIterable {
     /// Serve `maxPageSize` items; links carry the clamped size.
     case clamp
     /// Answer 400, naming the maximum.

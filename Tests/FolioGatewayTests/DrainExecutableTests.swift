@@ -75,15 +75,7 @@ struct DrainExecutableTests {
 
     @Test func anUnbindablePortExitsOneWithOneLine() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { taken in
-            let yaml = """
-                server:
-                  listen: 127.0.0.1:\(taken.port)
-                  admin: null
-                routes:
-                  - name: objects
-                    path: /objects
-                    upstream: \(taken.baseURL)/objects
-                """
+            let yaml = listeningOnTakenPortYAML(taken)
             let folio = try FolioProcess(yaml: yaml)
             defer { folio.stop() }
             #expect(try await folio.exitStatus() == 1)

@@ -93,15 +93,7 @@ struct DrainTests {
 
     @Test func aListenerThatCannotBindIsAnError() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { taken in
-            let yaml = """
-                server:
-                  listen: 127.0.0.1:\(taken.port)
-                  admin: null
-                routes:
-                  - name: objects
-                    path: /objects
-                    upstream: \(taken.baseURL)/objects
-                """
+            let yaml = listeningOnTakenPortYAML(taken)
             let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
             let server = try buildApplication(configuration: configuration, logger: quietLogger)
             let service = FolioService(server: server, drainSignals: [], reloadSignals: [])

@@ -248,17 +248,7 @@ import Testing
     @Test func smallMaxBytesEvictsLeastRecentlyUsedLists() async throws {
         let upstream = try await TestUpstream.start { request in .json(objectsBody(100, tag: request.path).body) }
         defer { Task { await upstream.stop() } }
-        let yaml = """
-            server:
-              listen: 127.0.0.1:0
-              admin: null
-            cache:
-              maxBytes: 40KiB
-            routes:
-              - name: lists
-                path: /lists/{id}
-                upstream: \(upstream.baseURL)/list/{id}
-            """
+        let yaml = listsYAML(upstream: upstream.baseURL, maxBytes: "40KiB")
         try await withGateway(yaml) { client, server in
             for id in 0..<20 {
                 let response = try await client.execute(uri: "/lists/\(id)", method: .get)

@@ -41,18 +41,7 @@ struct SnapshotStoreTests {
             .json(objectsBody(400, tag: String(request.path.split(separator: "/").last ?? "")).body)
         }
         defer { Task { await upstream.stop() } }
-        let yaml = """
-            server:
-              listen: 127.0.0.1:0
-              admin: null
-            cache:
-              maxBytes: 1MiB
-            routes:
-              - name: lists
-                path: /lists/{id}
-                upstream: \(upstream.baseURL)/list/{id}
-                sortable: [name]
-            """
+        let yaml = listsYAML(upstream: upstream.baseURL, maxBytes: "1MiB", route: "sortable: [name]")
         try await withGateway(yaml) { client, server in
             #expect(try await client.execute(uri: "/lists/a", method: .get).status == .ok)
             let before = await server.gateway.cache.statistics()

@@ -1,3 +1,5 @@
+import FolioEngine
+
 extension Configuration {
     /// How pages are cut and shaped (`defaults:`, and the same keys on a route).
     ///
@@ -34,26 +36,9 @@ extension Configuration {
     }
 
     /// `overMaxPageSize`: answer a too-large `pageSize` at the maximum, or refuse it with 400.
-    public enum OverMaxPolicy: String, Sendable, Equatable, CaseIterable {
-        case clamp, reject
-    }
+    /// The engine's type, so the config is handed to request parsing as it is.
+    public typealias OverMaxPolicy = OverMaxPageSize
 
-    /// `params:`: the names clients use for Folio's paging parameters.
-    public struct ParamNames: Sendable, Equatable {
-        /// Default `pageSize`.
-        public var pageSize: String
-        /// Default `offset`.
-        public var offset: String
-        /// Default `page`.
-        public var page: String
-
-        public init(pageSize: String = "pageSize", offset: String = "offset", page: String = "page") {
-            self.pageSize = pageSize
-            self.offset = offset
-            self.page = page
-        }
-
-        /// The three names, in a fixed order.
-        public var all: [String] { [pageSize, offset, page] }
-    }
+    /// `params:`: the names clients use for Folio's paging parameters (the engine's type).
+    public typealias ParamNames = ParameterNames
 }

@@ -73,20 +73,26 @@ extension Crawler {
 
     /// `url` with each named query parameter set to its value: earlier occurrences of the name
     /// are removed, the others keep their order, and the new ones are appended.
+    ///
+    /// Works on bytes, not `Character`s: a combining mark after `&` or `=` would otherwise
+    /// join the separator into one grapheme and hide it.
     static func setting(_ parameters: [(name: String, value: Int)], in url: String) -> String {
-        var base = Substring(url)
-        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
-        var query: [Substring] = []
-        if let mark = base.firstIndex(of: "?") {
-            query = base[base.index(after: mark)...].split(separator: "&")
-            base = base[..<mark]
+        var base = Array(url.utf8)
+        if let hash = base.firstIndex(of: UInt8(ascii: "#")) { base.removeSubrange(hash...) }
+        var query: [ArraySlice<UInt8>] = []
+        if let mark = base.firstIndex(of: UInt8(ascii: "?")) {
+            query = base[(mark + 1)...].split(separator: UInt8(ascii: "&"))
+            base.removeSubrange(mark...)
         }
-        let names = parameters.map { PercentEncoding.encodeComponent($0.name) }
+        let names = parameters.map { Array(PercentEncoding.encodeComponent($0.name).utf8) }
         query.removeAll { component in
-            let name = component.prefix { $0 != "=" }
-            return names.contains { $0 == name }
+            let name = component.prefix { $0 != UInt8(ascii: "=") }
+            return names.contains { $0.elementsEqual(name) }
         }
-        let added = zip(names, parameters).map { "\($0)=\($1.value)" }
-        return base + "?" + (query.map(String.init) + added).joined(separator: "&")
+        for (name, parameter) in zip(names, parameters) {
+            query.append(ArraySlice(name + Array("=\(parameter.value)".utf8)))
+        }
+        let joined = query.joined(separator: [UInt8(ascii: "&")])
+        return String(decoding: base + [UInt8(ascii: "?")] + joined, as: UTF8.self)
     }
 }

@@ -29,8 +29,8 @@ final class RouteRuntime: Sendable {
         self.paging = PagingOptions(
             defaultPageSize: p.pageSize,
             maxPageSize: p.maxPageSize,
-            overMax: p.overMaxPageSize == .reject ? .reject : .clamp,
-            names: ParameterNames(pageSize: p.params.pageSize, offset: p.params.offset, page: p.params.page),
+            overMax: p.overMaxPageSize,
+            names: p.params,
             pageBase: p.pageBase,
             groupable: route.groupable
         )

@@ -42,6 +42,23 @@ func gatewayYAML(upstream: String, route: String = "", top: String = "") -> Stri
     """
 }
 
+/// A config with one route `/lists/{id}` in front of `upstream/list/{id}` (a list per id) and
+/// `cache.maxBytes` of `maxBytes`, plus extra route keys.
+func listsYAML(upstream: String, maxBytes: String, route: String = "") -> String {
+    """
+    server:
+      listen: 127.0.0.1:0
+      admin: null
+    cache:
+      maxBytes: \(maxBytes)
+    routes:
+      - name: lists
+        path: /lists/{id}
+        upstream: \(upstream)/list/{id}
+    \(route.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+    """
+}
+
 /// `count` objects as the upstream would send them, with their exact element texts.
 func objectsBody(_ count: Int, tag: String = "v1") -> (body: String, elements: [String]) {
     let elements = (0..<count).map { #"{"id":\#($0),"name":"item \#($0)","tag":"\#(tag)","price":1.50}"# }

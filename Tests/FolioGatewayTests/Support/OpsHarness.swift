@@ -112,6 +112,19 @@ func opsYAML(upstream: String, server: String = "", route: String = "", top: Str
     """
 }
 
+/// A config whose client listener asks for `taken`'s port, which that upstream already holds.
+func listeningOnTakenPortYAML(_ taken: TestUpstream) -> String {
+    """
+    server:
+      listen: 127.0.0.1:\(taken.port)
+      admin: null
+    routes:
+      - name: objects
+        path: /objects
+        upstream: \(taken.baseURL)/objects
+    """
+}
+
 let quietLogger: Logger = {
     var logger = Logger(label: "folio.test")
     logger.logLevel = .critical
