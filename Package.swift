@@ -49,10 +49,13 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // One C call the Swift Glibc module does not expose (mallopt); see Allocator.swift.
+        .target(name: "CAllocator"),
         .executableTarget(
             name: "folio",
             dependencies: [
                 "FolioGateway",
+                "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -16,6 +16,7 @@ struct Demo: AsyncParsableCommand {
     var config: String = "config/demo.yaml"
 
     func run() async throws {
+        tuneAllocator()
         guard let template = try? String(contentsOfFile: config, encoding: .utf8) else {
             fail("\(config): cannot read the demo config (run from the repository root, or pass --config)")
         }

@@ -10,6 +10,7 @@ struct Serve: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
+        tuneAllocator()
         let path = configPath(config)
         let configuration: Configuration
         do {

@@ -1,0 +1,14 @@
+#include "CAllocator.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+
+int folio_fix_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+#else
+int folio_fix_mmap_threshold(int bytes) {
+    (void)bytes;
+    return 0;
+}
+#endif
