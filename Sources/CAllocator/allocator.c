@@ -1,5 +1,8 @@
 #include "CAllocator.h"
 
+// Any C library header defines __GLIBC__ on glibc; test it only after one.
+#include <stdlib.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 
