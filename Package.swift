@@ -66,6 +66,7 @@ let package = Package(
             name: "FolioGatewayTests",
             dependencies: [
                 "FolioGateway",
+                "CAllocator",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
