@@ -15,7 +15,7 @@ import PackageDescription
 // AsyncHTTPClient) would make the sanitized build take far longer than the fuzzing: their
 // targets compile the gateway's own files through symlinks (`Sources/FuzzLinkHeader/Crawl/*`,
 // `Sources/FuzzConfig/Configuration` -> the whole directory, `Sources/FuzzConfig/Routing/*`),
-// which need nothing beyond Foundation and Yams.
+// which need nothing beyond Foundation, Yams and (for the config's paging types) the engine.
 let package = Package(
     name: "folio-fuzz",
     dependencies: [
@@ -36,7 +36,9 @@ let package = Package(
         .executableTarget(name: "FuzzLinkHeader", dependencies: ["FuzzDriver"]),
         .executableTarget(
             name: "FuzzConfig",
-            dependencies: ["FuzzDriver", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "FuzzDriver", .product(name: "Yams", package: "Yams"), .product(name: "FolioEngine", package: "folio"),
+            ]
         ),
     ]
 )
