@@ -46,11 +46,11 @@ public enum QueryString {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else {
+                guard index != utf8.endIndex, let high = URIText.hexValue(utf8[index]) else {
                     throw .invalidQuery("invalid percent-escape in \"\(DetailText.clip(String(text)))\"")
                 }
                 utf8.formIndex(after: &index)
-                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else {
+                guard index != utf8.endIndex, let low = URIText.hexValue(utf8[index]) else {
                     throw .invalidQuery("invalid percent-escape in \"\(DetailText.clip(String(text)))\"")
                 }
                 utf8.formIndex(after: &index)
@@ -63,14 +63,5 @@ public enum QueryString {
             throw .invalidQuery("\"\(DetailText.clip(String(text)))\" does not decode to valid UTF-8")
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -40,27 +40,32 @@ final class SnapshotCache: Sendable {
 
     /// Joins the fill in flight for `key`, or starts one with `fetch`.
     ///
-    /// `retention` is how long the snapshot this fill supersedes keeps answering pinned links.
+    /// `previous` is the key's current snapshot as the caller just read it (revalidated, or
+    /// kept when the refill mints the same token); `retention` is how long the snapshot this
+    /// fill supersedes keeps answering pinned links.
     func fill(
         _ key: CacheKey,
+        previous: Snapshot?,
         retention: Duration,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) async -> (result: Result<FillResult, any Error>, role: Role) {
-        let (task, role) = startFill(key, retention: retention, fetch: fetch)
+        let (task, role) = startFill(key, previous: previous, retention: retention, fetch: fetch)
         return (await task.result, role)
     }
 
     /// Starts a fill unless one is in flight; does not wait (stale-while-revalidate).
     func refreshInBackground(
         _ key: CacheKey,
+        previous: Snapshot,
         retention: Duration,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) {
-        _ = startFill(key, retention: retention, fetch: fetch)
+        _ = startFill(key, previous: previous, retention: retention, fetch: fetch)
     }
 
     private func startFill(
         _ key: CacheKey,
+        previous: Snapshot?,
         retention: Duration,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
@@ -69,7 +74,7 @@ final class SnapshotCache: Sendable {
             let generation = state.generations[key.route, default: 0]
             let task = Task<FillResult, any Error> {
                 defer { self.state.withLock { _ = $0.fills.removeValue(forKey: key) } }
-                let result = try await fetch(await self.store.current(key))
+                let result = try await fetch(previous)
                 return await self.install(result, key: key, generation: generation, retention: retention)
             }
             state.fills[key] = task

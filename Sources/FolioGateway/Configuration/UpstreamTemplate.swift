@@ -1,3 +1,5 @@
+import FolioEngine
+
 /// A route's `upstream`: an `http`/`https` URL whose path and query may hold `{name}`
 /// placeholders, filled from the route's path parameters for each request.
 ///
@@ -60,7 +62,7 @@ public struct UpstreamTemplate: Sendable, Equatable, CustomStringConvertible {
             case .literal(let text):
                 result += text
             case .placeholder(let name):
-                result += PercentEncoding.encodeComponent(parameters[name] ?? "")
+                result += URIText.escapingComponent(parameters[name] ?? "")
             }
         }
         return result

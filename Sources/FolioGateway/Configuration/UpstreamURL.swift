@@ -1,3 +1,5 @@
+import FolioEngine
+
 /// An absolute `http`/`https` URL of an upstream: `fallbackUpstream`, and the parsed form of a
 /// route's `upstream` template.
 ///
@@ -124,14 +126,14 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
                 throw ValueSyntaxError("'\(text)' has a fragment, which is never sent to a server")
             }
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, PercentEncoding.hexValue(bytes[index + 1]) != nil,
-                    PercentEncoding.hexValue(bytes[index + 2]) != nil
+                guard index + 2 < bytes.endIndex, URIText.hexValue(bytes[index + 1]) != nil,
+                    URIText.hexValue(bytes[index + 2]) != nil
                 else { throw ValueSyntaxError("bad percent-encoding in '\(text)'") }
                 index += 3
                 continue
             }
             let allowed =
-                PercentEncoding.isUnreserved(byte)
+                URIText.isUnreserved(byte)
                 || "!$&'()*+,;=:@/?".utf8.contains(byte)
                 || (allowingPlaceholders && (byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}")))
             guard allowed else {

@@ -71,7 +71,7 @@ extension Crawler {
             return error
         case let error as PageStatus:
             detail = "Page \(page) answered \(error.status)."
-        case let error as FolioError where error.code == "upstream-limit-exceeded":
+        case let error as FolioError where error.limit != nil:
             return error
         case let error as FolioError:
             detail = "Page \(page): \(error.detail)"

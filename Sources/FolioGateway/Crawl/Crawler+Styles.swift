@@ -84,7 +84,7 @@ extension Crawler {
             query = base[(mark + 1)...].split(separator: UInt8(ascii: "&"))
             base.removeSubrange(mark...)
         }
-        let names = parameters.map { Array(PercentEncoding.encodeComponent($0.name).utf8) }
+        let names = parameters.map { Array(URIText.escapingComponent($0.name).utf8) }
         query.removeAll { component in
             let name = component.prefix { $0 != UInt8(ascii: "=") }
             return names.contains { $0.elementsEqual(name) }

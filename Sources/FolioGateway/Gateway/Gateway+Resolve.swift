@@ -106,7 +106,7 @@ extension Gateway {
             }
             let stale = now - current.freshUntil
             if !current.mustRevalidate, stale <= settings.staleWhileRevalidate {
-                cache.refreshInBackground(key, retention: settings.snapshotRetention, fetch: fetch)
+                cache.refreshInBackground(key, previous: current, retention: settings.snapshotRetention, fetch: fetch)
                 return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
             }
         } else if let token {
@@ -122,7 +122,8 @@ extension Gateway {
             }
         }
 
-        let (result, role) = await cache.fill(key, retention: settings.snapshotRetention, fetch: fetch)
+        let (result, role) = await cache.fill(
+            key, previous: current, retention: settings.snapshotRetention, fetch: fetch)
         let staleServable: (Snapshot, Duration)? = current.flatMap { current in
             let stale = cache.now() - current.freshUntil
             return !current.mustRevalidate && stale <= settings.staleIfError ? (current, stale) : nil

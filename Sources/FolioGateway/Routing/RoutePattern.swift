@@ -1,3 +1,5 @@
+import FolioEngine
+
 /// A route's `path`: `/objects`, `/users/{id}/orders`.
 ///
 /// Literal segments are stored percent-decoded, because requests are compared after decoding
@@ -54,7 +56,7 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
             if piece.contains("{") || piece.contains("}") {
                 throw ValueSyntaxError("a placeholder must be a whole segment ('/{name}/'); write a literal brace as %7B or %7D")
             }
-            guard let decoded = PercentEncoding.decode(piece) else {
+            guard let decoded = URIText.decodingPath(piece) else {
                 throw ValueSyntaxError("bad percent-encoding in segment '\(piece)'")
             }
             segments.append(.literal(decoded))

@@ -46,7 +46,7 @@ public struct RouteTable: Sendable {
         var decoded: [String] = []
         decoded.reserveCapacity(rawSegments.count)
         for raw in rawSegments {
-            guard let text = PercentEncoding.decode(Substring(raw)) else {
+            guard let text = URIText.decodingPath(Substring(raw)) else {
                 throw FolioError(
                     code: "invalid-path", status: 400, title: "Invalid path",
                     detail: "The path segment '\(Substring(raw))' has bad percent-encoding or is not UTF-8.")

@@ -1,1 +1,0 @@
-../../../../Sources/FolioGateway/Routing/PercentEncoding.swift
