@@ -104,7 +104,7 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -si '\(base)/objects?pageSize=5' | grep -i -e link -e x-total-count
           curl -si -H 'Range: items=100-104' '\(base)/objects'       # 206 Partial Content
           curl -s '\(base)/objects?groupBy=alphabetical&metadataOnly'   # section index A..Z, #
-          curl -s '\(base)/objects?beginsWith=O&pageSize=5'          # jump to a section (Œuvre, Ørsted, Oscar…)
+          curl -s '\(base)/objects?beginsWith=O&pageSize=5'          # jump to a section (Ørsted, Oscar, Œuvre…)
           curl -s '\(base)/objects?sort=-price&pageSize=3'           # another order
           curl -s '\(base)/objects?groupBy=category&metadataOnly'      # sections by a field's value
           curl -s '\(base)/paged-objects?pageSize=5&page=3'         # crawled from 67 upstream pages of 20
