@@ -71,7 +71,7 @@ extension SnapshotIndexes {
     fileprivate func storeTitles(_ titles: OrderBuilder.Titles) -> OrderBuilder.Titles {
         state.withLock { state in
             if let stored = state.titles { return stored }
-            state.titles = titles
+            state.store(titles)
             return titles
         }
     }

@@ -109,7 +109,7 @@ extension SnapshotIndexes {
         }
         return state.withLock { state in
             if let stored = state.valueGroups[field] { return stored }
-            state.valueGroups[field] = groups
+            state.store(groups, for: field)
             return groups
         }
     }

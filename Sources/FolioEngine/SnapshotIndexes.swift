@@ -18,11 +18,35 @@ public final class SnapshotIndexes: Sendable {
         var crossType: Bool
     }
 
+    /// What has been built; stored only through the `store` methods, which keep `bytes` (what
+    /// all of it retains) current, so reading the total is cheap for the cache's recount after
+    /// every request that may have built something.
     struct State: ~Copyable {
-        var single: [OrderID: OrderEntry] = [:]
-        var multi: [SortSpec: [UInt32]] = [:]
-        var titles: OrderBuilder.Titles?
-        var valueGroups: [FieldPath: [Section]] = [:]
+        private(set) var single: [OrderID: OrderEntry] = [:]
+        private(set) var multi: [SortSpec: [UInt32]] = [:]
+        private(set) var titles: OrderBuilder.Titles?
+        private(set) var valueGroups: [FieldPath: [Section]] = [:]
+        private(set) var bytes = 0
+
+        mutating func store(_ entry: OrderEntry, for id: OrderID) {
+            single[id] = entry
+            bytes += entry.retainedBytes
+        }
+
+        mutating func store(_ order: [UInt32], for sort: SortSpec) {
+            multi[sort] = order
+            bytes += order.capacity * 4
+        }
+
+        mutating func store(_ titles: OrderBuilder.Titles) {
+            self.titles = titles
+            bytes += titles.titles.reduce(0) { $0 + 16 + $1.utf8.count } + titles.counts.capacity * 8
+        }
+
+        mutating func store(_ sections: [Section], for field: FieldPath) {
+            valueGroups[field] = sections
+            bytes += sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
+        }
     }
 
     public init(list: ItemList, sectionKey: FieldPath?) {
@@ -32,18 +56,7 @@ public final class SnapshotIndexes: Sendable {
 
     /// Bytes held by the caches (not the list itself).
     public var retainedBytes: Int {
-        state.withLock { state in
-            var total = 0
-            for entry in state.single.values { total += entry.retainedBytes }
-            for order in state.multi.values { total += order.capacity * 4 }
-            if let titles = state.titles {
-                total += titles.titles.reduce(0) { $0 + 16 + $1.utf8.count } + titles.counts.capacity * 8
-            }
-            for sections in state.valueGroups.values {
-                total += sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
-            }
-            return total
-        }
+        state.withLock { $0.bytes }
     }
 
     /// The permutation of element indices for `sort` (SPEC 3.3): a key on the `sectionKey` uses the
@@ -61,7 +74,7 @@ public final class SnapshotIndexes: Sendable {
         let order = OrderBuilder.refine(list: list, base: base, keys: rest)
         return state.withLock { state in
             if let stored = state.multi[sort] { return stored }
-            state.multi[sort] = order
+            state.store(order, for: sort)
             return order
         }
     }
@@ -88,9 +101,9 @@ public final class SnapshotIndexes: Sendable {
             (built, titles) = OrderBuilder.single(list: list, field: id.field, rule: rule, descending: id.descending)
         }
         return state.withLock { state in
-            if titles != nil, state.titles == nil { state.titles = titles }
+            if let titles, state.titles == nil { state.store(titles) }
             if let stored = state.single[id] { return stored }
-            state.single[id] = built
+            state.store(built, for: id)
             return built
         }
     }
