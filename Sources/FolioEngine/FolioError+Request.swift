@@ -24,6 +24,12 @@ extension FolioError {
             detail: "\(name) \(requested) is above the maximum page size \(maximum)")
     }
 
+    /// 400: the request's framing is ambiguous (a second `Host`, an obfuscated
+    /// `Transfer-Encoding`); it is never forwarded.
+    public static func badFraming(_ detail: String) -> FolioError {
+        FolioError(code: "bad-framing", status: 400, title: "Bad request framing", detail: detail)
+    }
+
     /// 416: a `Range: items=…` starts at or past the end of the list; the `Content-Range` header
     /// tells the client how many items there are.
     public static func rangeNotSatisfiable(totalCount: Int) -> FolioError {

@@ -47,10 +47,15 @@ public final class Snapshot: Sendable {
     /// filter built on it so far (so it grows as requests ask for new orders).
     public var retainedBytes: Int { list.retainedBytes + indexes.retainedBytes }
 
-    /// Whole seconds of freshness left at `now` (negative once stale).
+    /// The `Cache-Status` ttl at `now`: whole seconds of freshness left, rounded down (≥ 0),
+    /// while fresh; once stale, minus the seconds past freshness rounded up (≤ −1), so a stale
+    /// answer never reads as a fresh one (docs/API.md, Cache-Status).
     public func ttl(at now: ContinuousClock.Instant) -> Int64 {
-        now < freshUntil ? (freshUntil - now).wholeSeconds : -(now - freshUntil).wholeSeconds
+        now < freshUntil ? (freshUntil - now).wholeSeconds : -(now - freshUntil).staleSeconds
     }
+
+    /// Whether the list may be answered as fresh at `now` (a zero freshness lifetime never is).
+    public func isFresh(at now: ContinuousClock.Instant) -> Bool { now < freshUntil }
 
     /// Whole seconds since the list was received (`Age`).
     public func age(at now: ContinuousClock.Instant) -> Int {
@@ -59,6 +64,13 @@ public final class Snapshot: Sendable {
 }
 
 extension Duration {
-    /// Whole seconds, rounded towards zero (for `Age`, `Cache-Status` ttl).
+    /// Whole seconds, rounded towards zero (for `Age`, a fresh `Cache-Status` ttl).
     public var wholeSeconds: Int64 { components.seconds }
+
+    /// How stale an answer is, for a negative `Cache-Status` ttl: whole seconds rounded up,
+    /// and at least 1 (stale by a millisecond reads `ttl=-1`, never `ttl=0`).
+    public var staleSeconds: Int64 {
+        let (seconds, attoseconds) = components
+        return Swift.max(1, seconds + (attoseconds > 0 ? 1 : 0))
+    }
 }

@@ -12,13 +12,21 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .long, help: "Port of the gateway.")
     var port: Int = 8080
 
-    @Option(name: .long, help: "Demo config; `http://demo-upstream` in it is replaced by the built-in upstream.")
-    var config: String = "config/demo.yaml"
+    @Option(
+        name: .long,
+        help: "A demo config to use instead of the built-in one; `http://demo-upstream` in it is replaced by the built-in upstream.")
+    var config: String?
 
     func run() async throws {
         tuneAllocator()
-        guard let template = try? String(contentsOfFile: config, encoding: .utf8) else {
-            fail("\(config): cannot read the demo config (run from the repository root, or pass --config)")
+        let template: String
+        if let config {
+            guard let text = try? String(contentsOfFile: config, encoding: .utf8) else {
+                fail("\(config): cannot read the demo config")
+            }
+            template = text
+        } else {
+            template = DemoConfiguration.yaml
         }
         let bootstrapLogger = Logger(label: "folio.demo")
         let upstreamPort = Port()
@@ -31,10 +39,11 @@ struct Demo: AsyncParsableCommand {
         let port = self.port
         let path = config
         @Sendable func load() throws(ConfigurationError) -> Configuration {
-            // Read again on SIGHUP: the same substitutions as at start.
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? template
+            // A given file is read again on SIGHUP, with the same substitutions as at start.
+            let text = path.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? template
             var configuration = try ConfigurationLoader.parse(
-                yaml: text.replacingOccurrences(of: "http://demo-upstream", with: upstreamAddress), file: path)
+                yaml: text.replacingOccurrences(of: DemoConfiguration.upstreamPlaceholder, with: upstreamAddress),
+                file: path ?? DemoConfiguration.file)
             configuration.server.listen.port = port
             return configuration
         }

@@ -5,12 +5,11 @@ import Testing
 
 @testable import FolioGateway
 
-/// The demo's crawled route (config/demo.yaml over `DemoUpstream`'s Link-header pages) serves
+/// The demo's crawled route (its built-in config over `DemoUpstream`'s Link-header pages) serves
 /// the same list as the route over the one big array.
 @Suite struct CrawlDemoTests {
     @Test func pagedObjectsMatchObjects() async throws {
-        let path = ConfigFixture.packageRoot.appendingPathComponent("config/demo.yaml").path
-        let template = try String(contentsOfFile: path, encoding: .utf8)
+        let template = DemoConfiguration.yaml
         var logger = Logger(label: "folio.test.demo")
         logger.logLevel = .critical
         let demo = DemoUpstream.application(logger: logger) { _ in }

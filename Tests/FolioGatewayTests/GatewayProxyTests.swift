@@ -12,13 +12,16 @@ import Testing
         let upstream = try await TestUpstream.start { _ in .json(objectsBody(30).body) }
         defer { Task { await upstream.stop() } }
         try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-            let response = try await client.execute(
-                uri: "/objects?pageSize=10", method: .get,
-                headers: [HTTPField.Name("Host")!: "evil.example", HTTPField.Name("X-Forwarded-Host")!: "evil.example",
-                          .forwarded: "host=evil.example"])
-            #expect(response.status == .ok)
+            // One `Host` (AsyncHTTPClient sends the given one instead of its own); two would be a
+            // framing error (ContractReadingsTests).
+            let response = try await withHTTPClient { http in
+                try await http.answer(
+                    "http://127.0.0.1:\(try #require(client.port))/objects?pageSize=10",
+                    headers: [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("Forwarded", "host=evil.example")])
+            }
+            #expect(response.status == 200)
             #expect(!response.text.contains("evil.example"))
-            #expect(response.header("Link")?.contains("evil.example") == false)
+            #expect(response.headers.first(name: "Link")?.contains("evil.example") == false)
             let recorded = try #require(upstream.requests.first)
             #expect(recorded.header("Host")?.contains("evil.example") == false)
             #expect(recorded.header("X-Forwarded-Host") == nil)

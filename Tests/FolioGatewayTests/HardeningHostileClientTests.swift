@@ -134,18 +134,22 @@ import Testing
             try await withGateway(yaml) { client, _ in
                 let uri = "/objects?pageSize=3&offset=3"
                 let honest = try await client.execute(uri: uri, method: .get)
-                let hostile = try await client.execute(
-                    uri: uri, method: .get,
-                    headers: [
-                        HTTPField.Name("Host")!: "evil.example", HTTPField.Name("X-Forwarded-Host")!: "evil.example",
-                        HTTPField.Name("X-Forwarded-Proto")!: "gopher", HTTPField.Name("X-Forwarded-Prefix")!: "/evil",
-                        HTTPField.Name("X-Forwarded-Port")!: "666", .forwarded: "host=evil.example;proto=gopher",
-                        HTTPField.Name("X-Original-URL")!: "/evil", HTTPField.Name("X-Rewrite-URL")!: "/evil",
-                    ])
-                #expect(hostile.status == .ok)
+                // One `Host` (AsyncHTTPClient sends the given one instead of its own); two would be
+                // a framing error (ContractReadingsTests).
+                let hostile = try await withHTTPClient { http in
+                    try await http.answer(
+                        "http://127.0.0.1:\(try #require(client.port))\(uri)",
+                        headers: [
+                            ("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"),
+                            ("X-Forwarded-Proto", "gopher"), ("X-Forwarded-Prefix", "/evil"),
+                            ("X-Forwarded-Port", "666"), ("Forwarded", "host=evil.example;proto=gopher"),
+                            ("X-Original-URL", "/evil"), ("X-Rewrite-URL", "/evil"),
+                        ])
+                }
+                #expect(hostile.status == 200)
                 #expect(hostile.text == honest.text, "same body, same links")
-                #expect(hostile.header("Link") == honest.header("Link"))
-                #expect(hostile.header("Link")?.contains("<\(publicBase ?? "")/objects?") == true)
+                #expect(hostile.headers.first(name: "Link") == honest.header("Link"))
+                #expect(hostile.headers.first(name: "Link")?.contains("<\(publicBase ?? "")/objects?") == true)
                 #expect(!hostile.text.contains("evil") && !hostile.text.contains("gopher"))
             }
         }

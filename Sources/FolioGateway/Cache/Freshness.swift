@@ -49,7 +49,10 @@ struct Freshness: Sendable, Equatable {
 
         let age = header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         if directives.has("no-cache") {
+            // Every use must be validated upstream first (RFC 9111 5.2.2.4): never fresh, and
+            // never served stale — not while revalidating, not on error.
             result.lifetime = .zero
+            result.mustRevalidate = true
         } else if let sMaxAge = directives.seconds("s-maxage") {
             result.lifetime = sMaxAge.map { .seconds(max(0, $0 - age)) } ?? .zero
         } else if let maxAge = directives.seconds("max-age") {
@@ -62,6 +65,16 @@ struct Freshness: Sendable, Equatable {
         }
         if directives.invalid { result.lifetime = .zero }
         return result
+    }
+
+    /// This crawl's freshness so far combined with one more page's: the shortest lifetime,
+    /// storable only if every page is, must-revalidate if any page says so. No validators:
+    /// crawled lists are refetched, not revalidated (SPEC 4).
+    func crawled(with page: Freshness) -> Freshness {
+        Freshness(
+            storable: storable && page.storable, lifetime: min(lifetime, page.lifetime),
+            mustRevalidate: mustRevalidate || page.mustRevalidate, etag: nil, lastModified: nil,
+            reason: reason ?? page.reason)
     }
 
     private func uncacheable(_ reason: String) -> Freshness {

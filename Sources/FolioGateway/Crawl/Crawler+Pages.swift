@@ -37,13 +37,13 @@ extension Crawler {
 
     /// Page `number` kept as received, to be fed in order later; `budget` counts its bytes
     /// against the crawl's `maxUpstreamBytes` as they arrive.
-    func fetchBuffered(_ number: Int, url: String, budget: CrawlBudget) async throws -> [ByteBuffer] {
+    func fetchBuffered(_ number: Int, url: String, budget: CrawlBudget) async throws -> (UpstreamHead, [ByteBuffer]) {
         do {
-            let (_, sink) = try await upstream.get(url, headers: headers) { head in
+            let (head, sink) = try await upstream.get(url, headers: headers) { head in
                 guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
                 return BufferSink(budget: budget)
             }
-            return sink.chunks
+            return (head, sink.chunks)
         } catch {
             throw pageFailure(error, page: number, url: url)
         }

@@ -24,26 +24,29 @@ extension Crawler {
         let url: (Int) -> String = { [self] position in
             steppedURL(position: paging.style == .offset ? position * firstLength : position)
         }
-        try await withThrowingTaskGroup(of: (Int, [ByteBuffer]).self) { group in
+        try await withThrowingTaskGroup(of: (Int, UpstreamHead, [ByteBuffer]).self) { group in
             var nextToStart = 1
             var nextToIndex = 1
             var running = 0
-            var waiting: [Int: [ByteBuffer]] = [:]
+            var waiting: [Int: (UpstreamHead, [ByteBuffer])] = [:]
             while true {
                 while running < concurrency, nextToStart < pageCount, nextToStart < nextToIndex + aheadPages {
                     let position = nextToStart
                     let pageURL = url(position)
-                    group.addTask { (position, try await fetchBuffered(position + 1, url: pageURL, budget: budget)) }
+                    group.addTask {
+                        let (head, chunks) = try await fetchBuffered(position + 1, url: pageURL, budget: budget)
+                        return (position, head, chunks)
+                    }
                     nextToStart += 1
                     running += 1
                 }
-                guard let (position, chunks) = try await group.next() else { break }
+                guard let (position, head, chunks) = try await group.next() else { break }
                 running -= 1
-                waiting[position] = chunks
-                while let chunks = waiting.removeValue(forKey: nextToIndex) {
+                waiting[position] = (head, chunks)
+                while let (head, chunks) = waiting.removeValue(forKey: nextToIndex) {
                     let pageURL = url(nextToIndex)
                     let body = try feed(chunks, page: nextToIndex + 1, url: pageURL, into: box)
-                    state.record(page: body, url: pageURL)
+                    state.record(page: body, head: head, freshness: pageFreshness)
                     nextToIndex += 1
                 }
             }

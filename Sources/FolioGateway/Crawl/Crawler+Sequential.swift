@@ -11,7 +11,7 @@ extension Crawler {
             guard state.pages < paging.maxPages else { throw FolioError.crawlTooManyPages(maxPages: paging.maxPages) }
             state.visited.insert(next)
             (head, body) = try await fetchPage(state.pages + 1, url: next, into: box)
-            state.record(page: body, url: head.url)
+            state.record(page: body, head: head, freshness: pageFreshness)
         }
     }
 }

@@ -23,11 +23,13 @@ struct Crawler: Sendable {
     let crawlTimeout: Duration
     /// Most bytes of a first page's error body kept for passing through.
     let errorBodyLimit: Int
+    /// What one page's caching headers allow; the list is as fresh as its shortest-lived page.
+    let pageFreshness: @Sendable (UpstreamHead) -> Freshness
     let logger: Logger
 
     /// How a crawl ended when it did not throw.
     enum Outcome: Sendable {
-        case list(ItemList, token: String)
+        case list(ItemList, token: String, freshness: Freshness)
         /// The first page's non-2xx answer, with its (capped) body.
         case upstream(UpstreamHead, body: [UInt8])
     }
@@ -60,7 +62,7 @@ struct Crawler: Sendable {
         case .answer(let head, let errorBody):
             return .upstream(head, body: errorBody)
         case .page(let head, let indexed, let bytes):
-            state.record(page: indexed, url: head.url)
+            state.record(page: indexed, head: head, freshness: pageFreshness)
             body = indexed
             firstBytes = bytes
         }
@@ -77,7 +79,7 @@ struct Crawler: Sendable {
                 "The first page gives a total of \(total) items, but the \(state.pages) pages hold \(state.items).")
         }
         let (list, token) = try indexer.finish()
-        return .list(list, token: token)
+        return .list(list, token: token, freshness: state.freshness ?? pageFreshness(UpstreamHead(status: 200, headers: [:], url: url)))
     }
 
     /// The item count at `totalField`: a non-negative integer.
@@ -102,6 +104,8 @@ struct CrawlState: Sendable {
     var visited: Set<String> = []
     /// Items of the first page: page and offset crawls stop at a shorter page.
     var firstLength = 0
+    /// The pages' freshness so far, combined: the shortest lifetime rules (SPEC 4).
+    var freshness: Freshness?
 
     init(origin: Origin?, firstURL: String) {
         self.origin = origin
@@ -116,11 +120,13 @@ struct CrawlState: Sendable {
         return components.string ?? url
     }
 
-    mutating func record(page: IndexedBody, url: String) {
+    mutating func record(page: IndexedBody, head: UpstreamHead, freshness pageFreshness: (UpstreamHead) -> Freshness) {
         if pages == 0 { firstLength = page.itemCount }
         pages += 1
         items += page.itemCount
-        visited.insert(Self.canonical(url))
+        visited.insert(Self.canonical(head.url))
+        let received = pageFreshness(head)
+        freshness = freshness.map { $0.crawled(with: received) } ?? received.crawled(with: received)
     }
 }
 

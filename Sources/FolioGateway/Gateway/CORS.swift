@@ -14,8 +14,15 @@ enum CORS {
         return allowed.contains(origin) ? origin : nil
     }
 
-    /// Adds the allow-origin headers for an allowed `Origin` to any answer.
-    static func decorate(_ headers: inout HTTPFields, origin: String?, allowed: [String]) {
+    /// Adds the CORS headers to an answer: the allow-origin headers for an allowed `Origin` on
+    /// any answer; on every answer of a route (pages, 304, 410, 416, problems) the exposed
+    /// headers, so a browser can follow a 410's `Link: rel="first"`, and `Vary: Origin` while
+    /// specific origins are allowed, so a shared cache never hands one origin's answer to another.
+    static func decorate(_ headers: inout HTTPFields, origin: String?, allowed: [String], routeAnswer: Bool) {
+        if routeAnswer {
+            headers[.accessControlExposeHeaders] = exposed
+            if !allowed.isEmpty, !allowed.contains("*") { appendVary(&headers, "Origin") }
+        }
         guard headers[.accessControlAllowOrigin] == nil, let value = allowOrigin(origin, allowed: allowed) else { return }
         headers[.accessControlAllowOrigin] = value
         if value != "*" { appendVary(&headers, "Origin") }

@@ -22,12 +22,14 @@ extension Gateway {
         let (head, sink) = try await upstream.get(plan.url, headers: headers) { head in
             FillSink(head: head, indexer: indexer, errorBodyLimit: errorBodyLimit)
         }
-        let freshness = Freshness.of(
-            header: { name in head.headers[name].isEmpty ? nil : head.headers[name].joined(separator: ", ") },
-            defaultTTL: route.config.cache.ttl,
-            credentialPartition: plan.key?.partition != nil,
-            sharedWithCredentials: plan.sharedWithCredentials)
+        var freshness = freshness(of: head, plan: plan, route: route)
         if head.status == 304, conditional, let previous {
+            // A 304 updates the stored answer's headers (RFC 9111 4.3.4): without its own
+            // Cache-Control or Expires, the stored list's rules (e.g. `no-cache`) still hold.
+            if head.headers["cache-control"].isEmpty, head.headers["expires"].isEmpty {
+                freshness.lifetime = previous.freshUntil - previous.storedAt
+                freshness.mustRevalidate = previous.mustRevalidate
+            }
             return .revalidated(previous.renewed(at: cache.now(), freshness: freshness))
         }
         guard (200..<300).contains(head.status) else {
@@ -40,6 +42,15 @@ extension Gateway {
         }
         let (list, token) = try sink.finish()
         return storedList(list, token: token, route: route, previous: previous, freshness: freshness)
+    }
+
+    /// What an upstream answer's caching headers allow for this plan's list.
+    func freshness(of head: UpstreamHead, plan: FillPlan, route: RouteRuntime) -> Freshness {
+        Freshness.of(
+            header: { name in head.headers[name].isEmpty ? nil : head.headers[name].joined(separator: ", ") },
+            defaultTTL: route.config.cache.ttl,
+            credentialPartition: plan.key?.partition != nil,
+            sharedWithCredentials: plan.sharedWithCredentials)
     }
 
     /// A received list as the key's newest snapshot (or an uncacheable one), fresh as

@@ -102,7 +102,6 @@ extension Gateway {
             return Response(status: .notModified, headers: headers)
         }
         headers[.acceptRanges] = "items"
-        headers[.accessControlExposeHeaders] = CORS.exposed
         headers[.contentType] = "application/json"
         if let contentRange { headers[.contentRange] = contentRange }
 

@@ -101,7 +101,7 @@ extension Gateway {
         let now = cache.now()
         let current = await cache.current(key)
         if token == nil || token == current?.token, let current {
-            if current.freshUntil > now {
+            if current.isFresh(at: now) {
                 return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
             }
             let stale = now - current.freshUntil
@@ -111,13 +111,11 @@ extension Gateway {
             }
         } else if let token {
             if let pinned = await cache.retained(key, token: token) {
-                return .served(
-                    pinned.snapshot, cacheStatus: "folio; hit; ttl=-\((now - pinned.supersededAt).wholeSeconds)",
-                    age: pinned.snapshot.age(at: now))
+                return Self.retainedHit(pinned, now: now)
             }
             // A fresh list that lacks the token: 410 at once, so random tokens cannot drive
             // upstream traffic.
-            if let current, current.freshUntil > now {
+            if let current, current.isFresh(at: now) {
                 return .gone(current: current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))")
             }
         }
@@ -135,25 +133,33 @@ extension Gateway {
             case .collapsed: status = "folio; fwd=miss; collapsed"
             case .leader: status = current == nil ? "folio; fwd=miss; stored" : "folio; fwd=stale; fwd-status=200; stored"
             }
-            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: status) }
+            if let token, token != snapshot.token {
+                return await pinnedElsewhere(key, token: token, current: snapshot, cacheStatus: status)
+            }
             return .served(snapshot, cacheStatus: status, age: nil)
         case .success(.revalidated(let snapshot)):
+            // The freshness the 304 granted (zero for `no-cache`), not a negative ttl: the
+            // answer was just confirmed upstream.
             let status = role == .leader
-                ? "folio; fwd=stale; fwd-status=304; ttl=\(snapshot.ttl(at: cache.now()))"
+                ? "folio; fwd=stale; fwd-status=304; ttl=\(max(0, snapshot.ttl(at: snapshot.storedAt)))"
                 : "folio; fwd=miss; collapsed"
-            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: status) }
+            if let token, token != snapshot.token {
+                return await pinnedElsewhere(key, token: token, current: snapshot, cacheStatus: status)
+            }
             return .served(snapshot, cacheStatus: status, age: snapshot.age(at: cache.now()))
         case .success(.uncacheable(let snapshot)):
             if role == .collapsed {
                 // Never hand one requester's uncacheable list to another: fetch our own.
                 return try await direct(fetch, token: token, cacheStatus: "folio; fwd=uri-miss")
             }
-            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: "folio; fwd=uri-miss") }
+            if let token, token != snapshot.token {
+                return await pinnedElsewhere(key, token: token, current: snapshot, cacheStatus: "folio; fwd=uri-miss")
+            }
             return .served(snapshot, cacheStatus: "folio; fwd=uri-miss", age: nil)
         case .success(.upstream(let answer)):
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
-                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(answer.status); ttl=-\(staleness.wholeSeconds)",
+                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(answer.status); ttl=-\(staleness.staleSeconds)",
                     age: Int((cache.now() - stale.storedAt).wholeSeconds))
             }
             return .upstream(answer, cacheStatus: "folio; fwd=miss; fwd-status=\(answer.status)")
@@ -161,11 +167,33 @@ extension Gateway {
             let folioError = Self.folioError(error)
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
-                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(folioError.status); ttl=-\(staleness.wholeSeconds)",
+                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(folioError.status); ttl=-\(staleness.staleSeconds)",
                     age: Int((cache.now() - stale.storedAt).wholeSeconds))
             }
             throw folioError.adding(header: .init("Cache-Status", "folio; fwd=miss; fwd-status=\(folioError.status)"))
         }
+    }
+
+    /// A superseded snapshot answering its pinned link: `ttl` counts from when it was superseded.
+    private static func retainedHit(_ pinned: RetainedSnapshot, now: ContinuousClock.Instant) -> Resolution {
+        .served(
+            pinned.snapshot, cacheStatus: "folio; hit; ttl=-\((now - pinned.supersededAt).staleSeconds)",
+            age: pinned.snapshot.age(at: now))
+    }
+
+    /// A pinned request whose token is not the list its fill produced. The fill it triggered (or
+    /// joined) may just have superseded the pinned snapshot: while the store still holds it,
+    /// the request is answered from it; only a token the store no longer holds is 410.
+    private func pinnedElsewhere(
+        _ key: CacheKey, token: String, current: Snapshot, cacheStatus: String
+    ) async -> Resolution {
+        let now = cache.now()
+        if let pinned = await cache.retained(key, token: token) { return Self.retainedHit(pinned, now: now) }
+        // An uncacheable refill leaves the pinned list current.
+        if let held = await cache.current(key), held.token == token {
+            return .served(held, cacheStatus: "folio; hit; ttl=\(held.ttl(at: now))", age: held.age(at: now))
+        }
+        return .gone(current: current, cacheStatus: cacheStatus)
     }
 
     /// Fetches without the cache (credentials under `bypass`, or uncacheable answers).

@@ -87,13 +87,16 @@ public final class Gateway: Sendable {
                 FolioError(code: "internal", status: 500, title: "Internal error", detail: "unexpected error"))
         }
         response.headers[.xRequestID] = requestID
-        CORS.decorate(&response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins)
+        CORS.decorate(
+            &response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
+            routeAnswer: routeIndex != nil)
         return response
     }
 
     private func route(
         _ request: Request, context: GatewayContext, requestID: String, routeIndex: inout Int?
     ) async throws -> Response {
+        try RequestFraming.check(request)
         do {
             try RequestLimits.check(request, limits: configuration.limits)
         } catch {
