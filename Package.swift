@@ -33,6 +33,9 @@ let package = Package(
             name: "FolioGateway",
             dependencies: [
                 "FolioEngine",
+                "CBrotli",
+                "CZstd",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -49,6 +52,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The compressors of SPEC 3.7, Debian's C libraries (libbrotli-dev, libzstd-dev, zlib1g-dev).
+        .systemLibrary(
+            name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // One C call the Swift Glibc module does not expose (mallopt); see Allocator.swift.
         .target(name: "CAllocator"),
         .executableTarget(
@@ -67,6 +76,9 @@ let package = Package(
             dependencies: [
                 "FolioGateway",
                 "CAllocator",
+                "CBrotli",
+                "CZstd",
+                "CZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

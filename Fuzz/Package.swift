@@ -14,7 +14,8 @@ import PackageDescription
 // config loader live in FolioGateway, whose dependencies (Hummingbird, NIO, NIO SSL,
 // AsyncHTTPClient) would make the sanitized build take far longer than the fuzzing: their
 // targets compile the gateway's own files through symlinks (`Sources/FuzzLinkHeader/Crawl/*`,
-// `Sources/FuzzConfig/Configuration` -> the whole directory, `Sources/FuzzConfig/Routing/*`),
+// `Sources/FuzzConfig/Configuration` -> the whole directory, `Sources/FuzzConfig/Routing/*`,
+// `Sources/FuzzConfig/Compression/ContentCoding.swift`),
 // which need nothing beyond Foundation, Yams and (for the config's paging types) the engine.
 let package = Package(
     name: "folio-fuzz",

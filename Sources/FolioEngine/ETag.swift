@@ -28,6 +28,13 @@ public enum ETag {
         return tag
     }
 
+    /// The tag of `etag`'s representation sent with a content coding: `W/"…-br"` (SPEC 3.7), so
+    /// a cache never answers one coding's `If-None-Match` with another coding's body.
+    public static func coded(_ etag: String, _ coding: String) -> String {
+        guard etag.hasSuffix("\"") else { return etag }
+        return String(etag.dropLast()) + "-" + coding + "\""
+    }
+
     /// `If-None-Match` weak comparison: `*` matches anything; otherwise any listed tag whose
     /// opaque part equals ours, `W/` ignored on both sides. Unquoted members are tolerated and
     /// compared with the opaque part's inside.

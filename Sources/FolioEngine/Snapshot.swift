@@ -17,12 +17,17 @@ public final class Snapshot: Sendable {
     /// Sort orders, sections and filters of this list, computed once each and shared by
     /// every request on the snapshot.
     public let indexes: SnapshotIndexes
+    /// Compressed answers rendered from this list, kept for reuse (bounded, least recently
+    /// used first).
+    public let rendered: RenderedPages
 
     public init(
         list: ItemList, token: String, storedAt: ContinuousClock.Instant, freshUntil: ContinuousClock.Instant,
-        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false, indexes: SnapshotIndexes
+        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false, indexes: SnapshotIndexes,
+        rendered: RenderedPages? = nil
     ) {
         self.indexes = indexes
+        self.rendered = rendered ?? RenderedPages(limit: Self.renderedLimit(list))
         self.list = list
         self.token = token
         self.storedAt = storedAt
@@ -40,12 +45,20 @@ public final class Snapshot: Sendable {
     ) -> Snapshot {
         Snapshot(
             list: list, token: token, storedAt: storedAt, freshUntil: freshUntil, etag: etag ?? self.etag,
-            lastModified: lastModified ?? self.lastModified, mustRevalidate: mustRevalidate, indexes: indexes)
+            lastModified: lastModified ?? self.lastModified, mustRevalidate: mustRevalidate, indexes: indexes,
+            rendered: rendered)
     }
 
-    /// Bytes this snapshot keeps alive now: the list and every order, section index and
-    /// filter built on it so far (so it grows as requests ask for new orders).
-    public var retainedBytes: Int { list.retainedBytes + indexes.retainedBytes }
+    /// Rendered answers a snapshot keeps: as many bytes as its list (compressed pages are a
+    /// fraction of the items they hold), at least 256 KiB so small lists keep their pages.
+    static func renderedLimit(_ list: ItemList) -> Int {
+        max(list.retainedBytes, 256 << 10)
+    }
+
+    /// Bytes this snapshot keeps alive now: the list, every order, section index and filter
+    /// built on it so far, and its kept compressed answers (so it grows as requests ask for
+    /// new orders and pages).
+    public var retainedBytes: Int { list.retainedBytes + indexes.retainedBytes + rendered.retainedBytes }
 
     /// The `Cache-Status` ttl at `now`: whole seconds of freshness left, rounded down (≥ 0),
     /// while fresh; once stale, minus the seconds past freshness rounded up (≤ −1), so a stale

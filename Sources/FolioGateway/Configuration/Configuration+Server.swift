@@ -29,6 +29,8 @@ extension Configuration {
         public var fallbackUpstream: UpstreamURL?
         /// `cors:`.
         public var cors: CORS
+        /// `compression:`.
+        public var compression: Compression
 
         /// The SPEC 2 defaults.
         public init() {
@@ -42,6 +44,21 @@ extension Configuration {
             drainTimeout = .seconds(10)
             fallbackUpstream = nil
             cors = CORS()
+            compression = Compression()
+        }
+    }
+
+    /// Compressed list answers (`server.compression:`, SPEC 3.7).
+    public struct Compression: Sendable, Equatable {
+        /// `encodings`: codings offered, in order of preference (ties in `Accept-Encoding` go
+        /// to the earlier one). Default `[br, gzip]`; `[]` turns compression off.
+        public var encodings: [ContentCoding]
+        /// `minBytes`: smaller bodies go out as they are. Default `1KiB`.
+        public var minBytes: Int
+
+        public init(encodings: [ContentCoding] = [.br, .gzip], minBytes: Int = 1024) {
+            self.encodings = encodings
+            self.minBytes = minBytes
         }
     }
 

@@ -1,7 +1,7 @@
 extension ConfigurationReader {
     static let serverKeys = [
         "listen", "admin", "adminToken", "publicBaseURL", "trustedProxies", "idleTimeout",
-        "shutdownDelay", "drainTimeout", "fallbackUpstream", "cors",
+        "shutdownDelay", "drainTimeout", "fallbackUpstream", "cors", "compression",
     ]
 
     mutating func server(_ entry: ConfigEntry) -> Configuration.Server {
@@ -53,6 +53,22 @@ extension ConfigurationReader {
                 }
                 server.cors.allowOrigins = items.map(\.text)
             }
+        }
+        if let e = fields["compression"], let compression = self.fields(e, known: ["encodings", "minBytes"]) {
+            if let e = compression["encodings"], let items = strings(e) {
+                var codings: [ContentCoding] = []
+                for item in items {
+                    guard let coding = ContentCoding(rawValue: item.text) else {
+                        report(
+                            "'\(item.text)' is not a coding Folio compresses with (br, gzip, zstd)", at: item.location)
+                        continue
+                    }
+                    if codings.contains(coding) { report("'\(item.text)' is listed twice", at: item.location) }
+                    else { codings.append(coding) }
+                }
+                server.compression.encodings = codings
+            }
+            if let e = compression["minBytes"], let n = size(e) { server.compression.minBytes = n }
         }
         return server
     }

@@ -21,16 +21,19 @@ extension Gateway {
         switch resolution {
         case .served(let snapshot, let cacheStatus, let age):
             let response: Response
+            var grew = false
             if let groupBy = selection.groupBy {
                 response = sectionIndexResponse(
                     request, route: route, listRequest: listRequest, groupBy: groupBy, snapshot: snapshot,
-                    cacheStatus: cacheStatus, age: age, target: target)
+                    cacheStatus: cacheStatus, age: age, target: target, grew: &grew)
             } else {
                 response = try pageResponse(
                     request, route: route, listRequest: listRequest, view: selection.view(of: snapshot),
-                    snapshot: snapshot, cacheStatus: cacheStatus, age: age, target: target)
+                    snapshot: snapshot, cacheStatus: cacheStatus, age: age, target: target, grew: &grew)
             }
-            if let key = fill.key, selection.buildsIndexes(route: route) { await cache.recount(snapshot, for: key) }
+            if let key = fill.key, grew || selection.buildsIndexes(route: route) {
+                await cache.recount(snapshot, for: key)
+            }
             return response
         case .upstream(let answer, let cacheStatus):
             return passThrough(answer, cacheStatus: cacheStatus)
@@ -54,7 +57,7 @@ extension Gateway {
     /// Writes the page (or metadata, or 206 range) for a resolved snapshot.
     func pageResponse(
         _ request: Request, route: RouteRuntime, listRequest: ListRequest, view: ListView, snapshot: Snapshot,
-        cacheStatus: String, age: Int?, target: RequestTarget
+        cacheStatus: String, age: Int?, target: RequestTarget, grew: inout Bool
     ) throws -> Response {
         let total = view.count
         var status = HTTPResponse.Status.ok
@@ -91,19 +94,14 @@ extension Gateway {
         let etag = ETag.make(snapshot: snapshot.token, query: links.url(offset: listRequest.offset), representation: representation)
 
         var headers: HTTPFields = [:]
-        headers.reserveCapacity(12)
+        headers.reserveCapacity(14)
         let linkHeader = links.linkHeader(paging)
         if !linkHeader.isEmpty { headers[.link] = linkHeader }
         headers[.xTotalCount] = String(total)
-        headers[.eTag] = etag
         headers[.cacheStatus] = cacheStatus
         if let age { headers[.age] = String(age) }
-        if let ifNoneMatch = request.headers[.ifNoneMatch], ETag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.acceptRanges] = "items"
-        headers[.contentType] = "application/json"
-        if let contentRange { headers[.contentRange] = contentRange }
+        var entity: HTTPFields = [.acceptRanges: "items", .contentType: "application/json"]
+        if let contentRange { entity[.contentRange] = contentRange }
 
         let bytes: [UInt8]
         if listRequest.metadataOnly {
@@ -113,11 +111,9 @@ extension Gateway {
         } else {
             bytes = PageWriter.bareArray(view: view, items: paging.items)
         }
-        headers[.contentLength] = String(bytes.count)
-        if request.method == .head {
-            return Response(status: status, headers: headers, body: ResponseBody())
-        }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return listAnswer(
+            request, status: status, headers: headers, entity: entity, etag: etag, body: bytes, snapshot: snapshot,
+            grew: &grew)
     }
 
     /// An upstream error answer, passed back with its end-to-end headers and decoded body.

@@ -92,7 +92,7 @@ extension Gateway {
     /// `?groupBy=…&metadataOnly`: the section index of the snapshot.
     func sectionIndexResponse(
         _ request: Request, route: RouteRuntime, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
-        snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget
+        snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget, grew: inout Bool
     ) -> Response {
         let indexes = snapshot.indexes
         let sections: [Section]
@@ -115,16 +115,10 @@ extension Gateway {
         let etag = ETag.make(snapshot: snapshot.token, query: listRequest.normalizedQuery, representation: "sections")
         var headers: HTTPFields = [:]
         headers[.xTotalCount] = String(snapshot.list.count)
-        headers[.eTag] = etag
         headers[.cacheStatus] = cacheStatus
         if let age { headers[.age] = String(age) }
-        if let ifNoneMatch = request.headers[.ifNoneMatch], ETag.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.accessControlExposeHeaders] = CORS.exposed
-        headers[.contentType] = "application/json"
-        headers[.contentLength] = String(bytes.count)
-        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
-        return Response(status: .ok, headers: headers, body: body)
+        return listAnswer(
+            request, status: .ok, headers: headers, entity: [.contentType: "application/json"], etag: etag,
+            body: bytes, snapshot: snapshot, grew: &grew)
     }
 }

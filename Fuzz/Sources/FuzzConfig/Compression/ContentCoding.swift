@@ -1,0 +1,1 @@
+../../../../Sources/FolioGateway/Compression/ContentCoding.swift

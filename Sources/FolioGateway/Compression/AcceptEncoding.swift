@@ -1,0 +1,49 @@
+/// `Accept-Encoding` negotiation (RFC 9110 12.5.3), pure so every rule has a table test.
+///
+/// The highest `q` wins; ties go to the order of `server.compression.encodings`; `q=0` refuses a
+/// coding; `*` stands for every coding the header does not name. No acceptable coding, or no
+/// header at all, means the identity body (never 406).
+enum AcceptEncoding {
+    /// The coding to send for a request's `Accept-Encoding` field values (joined with `, ` when
+    /// repeated), among `offered` in the config's order; nil: identity.
+    static func negotiate(_ header: String?, offered: [ContentCoding]) -> ContentCoding? {
+        guard let header, !offered.isEmpty else { return nil }
+        var named: [String: Double] = [:]
+        var wildcard: Double?
+        for member in header.split(separator: ",") {
+            let parts = member.split(separator: ";")
+            guard let first = parts.first else { continue }
+            let name = first.trimmingSpaces().lowercased()
+            guard !name.isEmpty else { continue }
+            var q = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, pair[0].trimmingSpaces().lowercased() == "q" else { continue }
+                // An unreadable weight refuses the coding rather than guessing.
+                q = qValue(pair[1].trimmingSpaces()) ?? 0
+            }
+            if name == "*" {
+                wildcard = max(wildcard ?? 0, q)
+            } else {
+                // A coding named twice keeps its best weight.
+                named[name] = max(named[name] ?? 0, q)
+            }
+        }
+        var best: (coding: ContentCoding, q: Double)?
+        for coding in offered {
+            guard let q = named[coding.token] ?? wildcard, q > 0 else { continue }
+            if best == nil || q > best!.q { best = (coding, q) }
+        }
+        return best?.coding
+    }
+
+    /// RFC 9110's `qvalue`: `0`, `1`, or up to three decimals; anything else is nil.
+    static func qValue<S: StringProtocol>(_ text: S) -> Double? {
+        guard let first = text.first, first == "0" || first == "1", text.count <= 5 else { return nil }
+        let rest = text.dropFirst()
+        if rest.isEmpty { return first == "1" ? 1 : 0 }
+        guard rest.first == ".", rest.dropFirst().allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
+        if first == "1" { return rest.dropFirst().allSatisfy { $0 == "0" } ? 1 : nil }
+        return Double(String(text))
+    }
+}

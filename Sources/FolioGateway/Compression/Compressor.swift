@@ -1,0 +1,78 @@
+import CBrotli
+import CZlib
+import CZstd
+
+/// One-shot compression of a rendered answer with Debian's C libraries. A list answer is
+/// compressed once per snapshot, query and coding and then served from memory (`RenderedPages`),
+/// so the levels favour size over speed, within a few milliseconds for a 500-item page
+/// (BENCHMARKS.md, "Compression levels").
+enum Compressor {
+    /// Brotli quality (0–11): 11 is about 20× slower than 6 for 2–4% less.
+    static let brotliQuality: Int32 = 6
+    /// zlib level (1–9): the usual default.
+    static let gzipLevel: Int32 = 6
+    /// zstd level (1–19).
+    static let zstdLevel: Int32 = 6
+
+    static func compress(_ input: [UInt8], as coding: ContentCoding) -> [UInt8] {
+        switch coding {
+        case .br: brotli(input)
+        case .gzip: gzip(input)
+        case .zstd: zstd(input)
+        }
+    }
+
+    static func brotli(_ input: [UInt8]) -> [UInt8] {
+        var size = BrotliEncoderMaxCompressedSize(input.count)
+        var output = [UInt8](repeating: 0, count: max(size, 64))
+        size = output.count
+        let ok = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                BrotliEncoderCompress(
+                    brotliQuality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, source.count, source.baseAddress, &size,
+                    target.baseAddress)
+            }
+        }
+        precondition(ok == BROTLI_TRUE, "brotli failed on a buffer of its own bound")
+        output.removeSubrange(size...)
+        return output
+    }
+
+    static func zstd(_ input: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: ZSTD_compressBound(input.count))
+        let size = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                ZSTD_compress(target.baseAddress, target.count, source.baseAddress, source.count, zstdLevel)
+            }
+        }
+        precondition(ZSTD_isError(size) == 0, "zstd failed on a buffer of its own bound")
+        output.removeSubrange(size...)
+        return output
+    }
+
+    /// A gzip member (RFC 1952), as browsers and `curl --compressed` expect for `gzip`.
+    static func gzip(_ input: [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
+        let initialized = deflateInit2_(
+            &stream, gzipLevel, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+            Int32(MemoryLayout<z_stream>.size))
+        precondition(initialized == Z_OK, "deflateInit2 failed")
+        defer { deflateEnd(&stream) }
+        // deflateBound leaves no room for the gzip header and trailer.
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
+        var mutableInput = input
+        let result = mutableInput.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        precondition(result == Z_STREAM_END, "deflate did not finish within its bound")
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+}
