@@ -41,6 +41,9 @@ struct PrometheusSamples: Sendable {
         values[Self.key(name, labels.map { ($0.key, $0.value) })]
     }
 
+    /// The names of every sample (histograms as their `_bucket`, `_sum` and `_count` series).
+    var names: Set<String> { Set(values.keys.map { String($0.prefix { $0 != "{" }) }) }
+
     /// The sample, or 0 when the series does not exist yet.
     func value(_ name: String, _ labels: [String: String] = [:]) -> Double {
         self[name, labels] ?? 0
