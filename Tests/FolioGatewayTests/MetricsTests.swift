@@ -12,8 +12,10 @@ struct MetricsTests {
     @Test func requestsUpstreamFetchesAndCacheLookupsAreCounted() async throws {
         let (body, _) = objectsBody(10)
         try await withTestUpstream({ _ in .json(body) }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            let yaml = opsYAML(upstream: upstream.baseURL, top: "cache:\n  maxBytes: 3MiB")
+            _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
+                #expect(before.value("folio_cache_max_bytes") == Double(3 << 20))
                 let pages = 3
                 for page in 0..<pages {
                     #expect(try await folio.get("\(folio.client)/objects?pageSize=2&page=\(page)").status == 200)

@@ -24,7 +24,8 @@ enum AdminEndpoints {
         }
         router.get("metrics") { _, _ in
             let gateway = current.gateway
-            let text = await gateway.metrics.exposition(cache: gateway.cache)
+            let text = await gateway.metrics.exposition(
+                cache: gateway.cache, maxBytes: gateway.configuration.cache.maxBytes)
             return Response(
                 status: .ok, headers: [.contentType: metricsContentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: text)))

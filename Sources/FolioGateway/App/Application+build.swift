@@ -60,6 +60,7 @@ public func buildApplication(
         Task { try? await upstream.shutdown() }
         throw error
     }
+    logCacheBound(configuration.cache, logger: logger)
     let current = CurrentGateway(gateway)
     let readiness = Readiness()
     let settings = ListenerSettings(configuration)
@@ -124,4 +125,16 @@ extension TimeAmount {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
+}
+
+/// Says once at start which cache bound is in force, and where `auto` got it from.
+func logCacheBound(_ cache: Configuration.CacheSettings, logger: Logger) {
+    var metadata: Logger.Metadata = ["max_bytes": .stringConvertible(cache.maxBytes)]
+    if let limit = cache.memoryLimit {
+        metadata["source"] = "auto"
+        metadata["memory_limit"] = limit.map { .stringConvertible($0) } ?? "none"
+    } else {
+        metadata["source"] = "config"
+    }
+    logger.info("cache bound", metadata: metadata)
 }

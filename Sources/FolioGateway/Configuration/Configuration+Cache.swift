@@ -4,6 +4,9 @@ extension Configuration {
         /// `maxBytes`: all snapshots together (bytes, indexes, orders, sections); global only.
         /// Default `512MiB`.
         public var maxBytes: Int
+        /// Set when `maxBytes` is `auto`: the container memory limit it was derived from (the
+        /// inner nil: no limit, so the 512 MiB fallback). Nil for a size given in the file.
+        public var memoryLimit: Int??
         /// `ttl`: freshness when the upstream sends no `Cache-Control`/`Expires`. Default `60s`.
         public var ttl: Duration
         /// `staleWhileRevalidate`: a stale list is served at once while one background refresh

@@ -45,6 +45,7 @@ public enum ConfigurationLoader {
             throw ConfigurationError(problems: [syntaxProblem(error, yaml: yaml, file: file)])
         }
         var reader = ConfigurationReader(file: file)
+        reader.cgroupRoot = environment["FOLIO_CGROUP_ROOT"] ?? "/"
         let configuration = reader.configuration(
             ConfigEntry(node: root, location: ConfigLocation(path: "", mark: root.mark)), environment: environment)
         let problems = reader.problems.enumerated()

@@ -44,7 +44,14 @@ extension ConfigurationReader {
         let known = global ? Self.cacheKeys : Array(Self.cacheKeys.dropFirst())
         let hints = global ? [:] : ["maxBytes": "the cache size is global: set it in the top-level cache:"]
         guard let fields = fields(entry, known: known, hints: hints) else { return cache }
-        if let e = fields["maxBytes"], let n = size(e) { cache.maxBytes = n }
+        if let e = fields["maxBytes"] {
+            if global, e.node.scalar?.string == "auto" {
+                cache.memoryLimit = .some(MemoryLimit.detect(root: cgroupRoot))
+                cache.maxBytes = MemoryLimit.autoCacheBytes(limit: cache.memoryLimit!)
+            } else if let n = size(e) {
+                cache.maxBytes = n
+            }
+        }
         if let e = fields["ttl"], let d = duration(e) { cache.ttl = d }
         if let e = fields["staleWhileRevalidate"], let d = duration(e) { cache.staleWhileRevalidate = d }
         if let e = fields["staleIfError"], let d = duration(e) { cache.staleIfError = d }

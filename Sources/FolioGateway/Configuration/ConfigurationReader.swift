@@ -47,6 +47,9 @@ struct ConfigFields {
 struct ConfigurationReader {
     let file: String
     private(set) var problems: [ConfigurationProblem] = []
+    /// Where `cache.maxBytes: auto` looks for the cgroup tree (`/`; `FOLIO_CGROUP_ROOT` moves
+    /// it, for tests and unusual mounts).
+    var cgroupRoot = "/"
 
     init(file: String) {
         self.file = file

@@ -16,6 +16,8 @@ public final class GatewayMetrics: Sendable {
     let coalescedWaiters: Counter
     /// Set at scrape time from the serving gateway's cache.
     let cacheBytes: Gauge
+    /// The bound in force (`cache.maxBytes`, after `auto` was resolved).
+    let cacheMaxBytes: Gauge
     let snapshots: Gauge
     let fillsInFlight: Gauge
     /// Metrics of requests that matched no route (`route="none"`).
@@ -29,6 +31,7 @@ public final class GatewayMetrics: Sendable {
         cacheEvictions = registry.makeCounter(descriptor: Self.cacheEvictions.descriptor)
         coalescedWaiters = registry.makeCounter(descriptor: Self.coalescedWaiters.descriptor)
         cacheBytes = registry.makeGauge(descriptor: Self.cacheBytes.descriptor)
+        cacheMaxBytes = registry.makeGauge(descriptor: Self.cacheMaxBytes.descriptor)
         snapshots = registry.makeGauge(descriptor: Self.snapshots.descriptor)
         fillsInFlight = registry.makeGauge(descriptor: Self.fillsInFlight.descriptor)
         unrouted = RouteMetrics(route: RouteMetrics.unroutedName, registry: registry)
@@ -50,8 +53,9 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// Refreshes the scrape-time gauges from `cache`, then renders the registry.
-    func exposition(cache: SnapshotCache) async -> [UInt8] {
+    func exposition(cache: SnapshotCache, maxBytes: Int) async -> [UInt8] {
         let stats = await cache.statistics()
+        cacheMaxBytes.set(to: Double(maxBytes))
         snapshots.set(to: Double(stats.snapshots))
         cacheBytes.set(to: Double(stats.bytes))
         fillsInFlight.set(to: Double(stats.fillsInFlight))
@@ -76,6 +80,8 @@ extension GatewayMetrics {
     static let limitBreaches = descriptor(
         "limit_breaches", unit: "total", help: "Breaches of a configured limit (SPEC 2 limits), by its key.")
     static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
+    static let cacheMaxBytes = descriptor(
+        "cache_max", unit: "bytes", help: "The cache bound in force (cache.maxBytes; auto: half the container's memory limit).")
     static let snapshots = descriptor("snapshots", unit: nil, help: "Snapshots held, current and retained.")
     static let fillsInFlight = descriptor("fills_in_flight", unit: nil, help: "Upstream fills running now.")
 
