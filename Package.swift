@@ -33,6 +33,7 @@ let package = Package(
             name: "FolioGateway",
             dependencies: [
                 "FolioEngine",
+                "CAllocator",
                 "CBrotli",
                 "CZstd",
                 "CZlib",

@@ -5,7 +5,8 @@
 # SORTED=1 also asks each list for ?sort=-name, an order built after the list was stored (its
 # bytes count against the bound too).
 # CHURN=N instead runs issue 12's key-churn check: cache.maxBytes 32MiB, one ~100 KiB list
-# fetched under N distinct `forwardQuery` values (one cache key each), RSS printed every N/4 keys.
+# fetched under N distinct `forwardQuery` values (one cache key each), RSS printed every N/4 keys;
+# CLIENTS=C spreads them over C concurrent keep-alive clients.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-}
@@ -50,21 +51,30 @@ for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$GW/lists/warmup
 rss() { awk '/VmRSS|VmHWM/ {printf "%s %d MiB  ", $1, $2/1024}' /proc/$PID/status; echo; }
 echo "after warm-up:   $(rss)"
 if [ -n "${CHURN:-}" ]; then
-  # One keep-alive client, so the figure is Folio's and not process start-up.
+  # CLIENTS keep-alive clients (default 1) take the keys in turn, so the figure is Folio's and
+  # not process start-up; with several, requests land on every event loop thread at once.
   cat > "$WORK/churn.py" <<'PY'
-import http.client, sys, subprocess
-port, total, pid = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-conn = http.client.HTTPConnection("127.0.0.1", port)
+import http.client, sys, threading
+port, total, pid, clients = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 def rss():
     fields = dict(l.split(":", 1) for l in open("/proc/%s/status" % pid))
     return "VmRSS %d MiB  VmHWM %d MiB" % (int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024)
-for i in range(1, total + 1):
-    conn.request("GET", "/lists/churn?pageSize=5&k=%d" % i)
-    r = conn.getresponse(); r.read()
-    if r.status != 200: sys.exit("status %d at key %d" % (r.status, i))
-    if i % max(1, total // 4) == 0: print("after %6d keys: %s" % (i, rss()), flush=True)
+step = max(clients, total // 4)
+for start in range(0, total, step):
+    failed = []
+    def run(c):
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+        for i in range(start + 1 + c, min(total, start + step) + 1, clients):
+            conn.request("GET", "/lists/churn?pageSize=5&k=%d" % i)
+            r = conn.getresponse(); r.read()
+            if r.status != 200: failed.append("status %d at key %d" % (r.status, i)); return
+    threads = [threading.Thread(target=run, args=(c,)) for c in range(clients)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    if failed: sys.exit(failed[0])
+    print("after %6d keys: %s" % (min(total, start + step), rss()), flush=True)
 PY
-  python3 "$WORK/churn.py" $GW "$CHURN" $PID
+  python3 "$WORK/churn.py" $GW "$CHURN" $PID "${CLIENTS:-1}"
   echo "list body:       $(( $(curl -s "http://127.0.0.1:$UP/list/churn" | wc -c) / 1024 )) KiB"
   echo "cache (counted): $(curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^folio_(cache_bytes|snapshots|cache_evictions_total) / {printf "%s %s  ", $1, $2}')"
   exit 0

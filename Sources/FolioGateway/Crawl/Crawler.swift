@@ -39,7 +39,7 @@ struct Crawler: Sendable {
         try await withThrowingTaskGroup(of: Outcome?.self) { group in
             group.addTask { try await crawl() }
             group.addTask { [crawlTimeout] in
-                try await Task.sleep(for: crawlTimeout)
+                try await TimerSleep.for(crawlTimeout)
                 return nil
             }
             defer { group.cancelAll() }

@@ -46,7 +46,11 @@ public final class Gateway: Sendable {
     ) -> MemorySnapshotStore {
         let evictions = metrics.cacheEvictions
         return MemorySnapshotStore(
-            maxBytes: configuration.cache.maxBytes, now: now, onEviction: { evictions.increment(by: Int64($0)) })
+            maxBytes: configuration.cache.maxBytes, now: now,
+            onEviction: { count in
+                evictions.increment(by: Int64(count))
+                MemoryReturner.shared.evicted()
+            })
     }
 
     /// Upstream client settings derived from the config's limits.

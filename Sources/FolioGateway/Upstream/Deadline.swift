@@ -2,7 +2,8 @@
 ///
 /// AsyncHTTPClient's own deadline stops once the head has arrived, and a slowly dripping body
 /// would otherwise hold a request forever: each stage races its work against a sleep until
-/// the same instant, and the loser is cancelled.
+/// the same instant, and the loser is cancelled. The sleep is an event loop timer
+/// (`TimerSleep`): a cancelled `Task.sleep` would hold memory until the deadline.
 struct Deadline: Sendable {
     let instant: ContinuousClock.Instant
 
@@ -22,7 +23,7 @@ struct Deadline: Sendable {
                 }
             }
             group.addTask { [instant] in
-                try await Task.sleep(until: instant, clock: .continuous)
+                try await TimerSleep.until(instant)
                 return .timedOut
             }
             defer { group.cancelAll() }
