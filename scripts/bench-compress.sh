@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 15's figures, side by side in one run on this machine (BENCHMARKS.md, "Compression"):
 #
-#  1. Throughput of the same cached 25-item page (`wrk -t1 -c32`, rounds alternating):
+#  1. Throughput of the same cached page (25 items, then 500; SIZES overrides) (`wrk -t1 -c32`, rounds alternating):
 #     Folio identity, Folio `Accept-Encoding: br`, Folio `gzip`, and nginx serving the identity
 #     page's bytes as a static file with `gzip on` (dynamic, default level 1) to `gzip` requests.
 #     Medians of requests/s and p99, and the ratios.
@@ -67,7 +67,7 @@ server:
   listen: 127.0.0.1:$PORT_FOLIO
   admin: null
   compression: { encodings: [br, gzip, zstd] }
-logging: { level: warning, access: true }
+logging: { level: warning, access: false }   # nginx logs nothing either
 cache: { ttl: 1h }
 routes:
   - name: objects
@@ -78,13 +78,6 @@ YAML
 PIDS+=($!)
 for _ in $(seq 200); do curl -sf -o /dev/null "http://127.0.0.1:$PORT_FOLIO/objects?pageSize=1" && break; sleep 0.05; done
 
-URL="/objects?pageSize=25"
-curl -s "http://127.0.0.1:$PORT_FOLIO$URL" -o "$WORK/www/page.json"
-# Warm every representation once (each is compressed once, then kept).
-for coding in identity br gzip zstd; do curl -s -H "Accept-Encoding: $coding" -o /dev/null "http://127.0.0.1:$PORT_FOLIO$URL"; done
-[ "$(curl -s --compressed -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PORT_NGINX/page.json" | cmp - "$WORK/www/page.json" && echo same)" = same ] \
-    || { echo "nginx does not serve the page's bytes" >&2; exit 1; }
-
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 run() { # NAME URL ENCODING
     local out
@@ -92,22 +85,31 @@ run() { # NAME URL ENCODING
     grep -q 'Non-2xx' <<<"$out" && { echo "$1: non-2xx" >&2; exit 1; }
     echo "$1 $(awk '/^Requests\/sec:/ {print $2}' <<<"$out") $(to_ms "$(awk '$1 == "99%" {print $2}' <<<"$out")")" >>"$WORK/wrk.txt"
 }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+med() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$WORK/wrk.txt" | median; }
+bench_page() { # ITEMS
+URL="/objects?pageSize=$1"
+curl -s "http://127.0.0.1:$PORT_FOLIO$URL" -o "$WORK/www/page.json"
+# Warm every representation once (each is compressed once, then kept).
+for coding in identity br gzip zstd; do curl -s -H "Accept-Encoding: $coding" -o /dev/null "http://127.0.0.1:$PORT_FOLIO$URL"; done
+[ "$(curl -s --compressed -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PORT_NGINX/page.json" | cmp - "$WORK/www/page.json" && echo same)" = same ] \
+    || { echo "nginx does not serve the page's bytes" >&2; exit 1; }
 : >"$WORK/wrk.txt"
 for round in $(seq "$ROUNDS"); do
-    log "round $round"
+    log "$1 items, round $round"
     run folio-identity "http://127.0.0.1:$PORT_FOLIO$URL" identity
     run folio-br "http://127.0.0.1:$PORT_FOLIO$URL" br
     run folio-gzip "http://127.0.0.1:$PORT_FOLIO$URL" gzip
     run nginx-gzip "http://127.0.0.1:$PORT_NGINX/page.json" gzip
 done
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-med() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$WORK/wrk.txt" | median; }
 echo
-echo "throughput, one cached 25-item page ($(stat -c %s "$WORK/www/page.json") bytes identity), wrk -t1 -c32 -d$DURATION, $ROUNDS rounds, medians"
+echo "throughput, one cached $1-item page ($(stat -c %s "$WORK/www/page.json") bytes identity), wrk -t1 -c32 -d$DURATION, $ROUNDS rounds, medians"
 printf '%-16s %12s %10s\n' server req/s p99-ms
 for name in folio-identity folio-br folio-gzip nginx-gzip; do printf '%-16s %12s %10s\n' "$name" "$(med $name 2)" "$(med $name 3)"; done
 awk -v i="$(med folio-identity 2)" -v b="$(med folio-br 2)" -v g="$(med folio-gzip 2)" -v n="$(med nginx-gzip 2)" 'BEGIN {
     printf "ratios: br/identity %.2f  gzip/identity %.2f  folio-br/nginx-gzip %.2f  folio-gzip/nginx-gzip %.2f\n", b/i, g/i, b/n, g/n }'
+}
+for items in ${SIZES:-25 500}; do bench_page "$items"; done
 
 echo
 echo "compressed sizes as Folio sends them (bytes)"
