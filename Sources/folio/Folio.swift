@@ -5,13 +5,13 @@ import Logging
 import Metrics
 import Prometheus
 
-/// `folio`: serve, validate or demo (SPEC 1). Start-up errors are one line on stderr and exit 1.
+/// `folio`: serve, validate, demo (SPEC 1) or probe. Start-up errors are one line on stderr and exit 1.
 @main
 struct Folio: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "folio",
         abstract: "A pagination gateway: serves legacy JSON lists as fluent pages.",
-        subcommands: [Serve.self, Validate.self, Demo.self]
+        subcommands: [Serve.self, Validate.self, Demo.self, ProbeCommand.self]
     )
 }
 

@@ -185,13 +185,6 @@ private enum DrainTrigger: Sendable {
     }
 }
 
-extension Duration {
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}
-
 /// The client listener, reporting when it has stopped (all its connections closed).
 struct ListenerService: Service {
     let application: Application<GatewayResponder>

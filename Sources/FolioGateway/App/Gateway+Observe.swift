@@ -28,9 +28,8 @@ extension Gateway {
         _ request: Request, context: GatewayContext, response: Response, route: RouteRuntime?, duration: Duration
     ) -> Logger.Metadata {
         let path = RequestTarget(request.head.path ?? "/").path
-        let (seconds, attoseconds) = duration.components
         // Milliseconds, to the microsecond.
-        let milliseconds = ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 1000).rounded() / 1000
+        let milliseconds = (duration.fractionalMilliseconds * 1000).rounded() / 1000
         var fields: Logger.Metadata = [
             "method": .string(request.method.rawValue),
             "path": .string(String(path.prefix(Self.loggedPathLimit))),

@@ -56,10 +56,7 @@ extension Gateway {
             if let xff = fields[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
             if let forwardedHeader = fields[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
             let peer = context.peerAddress
-            var headers = ProxyHeaders.upstreamRequestHeaders(
-                from: client, peer: peer, peerIsTrusted: isTrusted(peer), requestID: requestID)
-            headers.replaceOrAdd(name: "Accept", value: "application/json")
-            return headers
+            return Self.listRequestHeaders(client, peer: peer, peerIsTrusted: isTrusted(peer), requestID: requestID)
         }
 
         var key: CacheKey? = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
@@ -73,6 +70,17 @@ extension Gateway {
         return FillPlan(
             key: key, url: url, makeHeaders: makeHeaders,
             sharedWithCredentials: credentialed && route.config.authorized == .shared)
+    }
+
+    /// What a list fetch sends upstream: the client headers that select the list, the proxy
+    /// headers (SPEC 6) and `Accept: application/json`.
+    static func listRequestHeaders(
+        _ client: HTTPHeaders, peer: String?, peerIsTrusted: Bool, requestID: String
+    ) -> HTTPHeaders {
+        var headers = ProxyHeaders.upstreamRequestHeaders(
+            from: client, peer: peer, peerIsTrusted: peerIsTrusted, requestID: requestID)
+        headers.replaceOrAdd(name: "Accept", value: "application/json")
+        return headers
     }
 
     /// A hash of the credential headers: the raw credential is never kept.

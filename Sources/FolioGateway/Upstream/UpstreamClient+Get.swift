@@ -15,6 +15,7 @@ extension UpstreamClient {
         headers: HTTPHeaders,
         makeSink: (UpstreamHead) throws -> Sink
     ) async throws -> (UpstreamHead, Sink) {
+        let started = ContinuousClock.now
         let deadline = Deadline(after: settings.responseTimeout)
         let headers = Self.outgoing(headers)
         let (head, response) = try await deadline.run { [self] in
@@ -25,8 +26,14 @@ extension UpstreamClient {
             throw UpstreamError.bodyTooLarge("Content-Length \(length) exceeds \(maxBodyBytes)")
         }
         let sink = Handover(try makeSink(head))
-        try await deadline.run {
-            try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+        do {
+            let received = try await deadline.run {
+                try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+            }
+            observer?(UpstreamExchange(head: head, bodyBytes: received, duration: .now - started))
+        } catch {
+            observer?(UpstreamExchange(head: head, bodyBytes: nil, duration: .now - started))
+            throw error
         }
         return (head, sink.value)
     }
@@ -71,13 +78,14 @@ extension UpstreamClient {
         } catch {}
     }
 
-    /// Feeds every chunk to the sink as it arrives. Library errors are translated; the sink's
-    /// own errors pass unchanged.
+    /// Feeds every chunk to the sink as it arrives and returns the bytes received (decoded).
+    /// Library errors are translated; the sink's own errors pass unchanged.
+    @discardableResult
     static func stream<Sink: UpstreamBodySink>(
         _ body: HTTPClientResponse.Body,
         into sink: Handover<Sink>,
         limit: Int
-    ) async throws {
+    ) async throws -> Int {
         var iterator = body.makeAsyncIterator()
         var received = 0
         while true {
@@ -87,7 +95,7 @@ extension UpstreamClient {
             } catch {
                 throw UpstreamError.translating(error, phase: .body)
             }
-            guard let chunk = next else { return }
+            guard let chunk = next else { return received }
             received += chunk.readableBytes
             guard received <= limit else {
                 throw UpstreamError.bodyTooLarge("body exceeds \(limit) bytes")

@@ -8,11 +8,17 @@ import NIOHTTP1
 public final class UpstreamClient: Sendable {
     let settings: UpstreamSettings
     let client: HTTPClient
+    /// Told of every completed `get` (final URL, head, decoded body size, time); `folio probe`
+    /// reports what a fill saw through it.
+    let observer: (@Sendable (UpstreamExchange) -> Void)?
 
     /// Most redirects followed for one fetch (SPEC 3.5).
     static let maxRedirects = 5
 
-    public init(settings: UpstreamSettings, eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
+    public init(
+        settings: UpstreamSettings, eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
+        observer: (@Sendable (UpstreamExchange) -> Void)? = nil
+    ) {
         var configuration = HTTPClient.Configuration()
         // Redirects are followed by `get` itself, which refuses other origins.
         configuration.redirectConfiguration = .disallow
@@ -21,6 +27,7 @@ public final class UpstreamClient: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.maxConnectionsPerHost
         self.settings = settings
+        self.observer = observer
         self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
     }
 

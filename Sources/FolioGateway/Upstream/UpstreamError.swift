@@ -12,7 +12,7 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
 
     private let kind: Kind
     /// What happened, for logs (may name hosts and library errors).
-    private let reason: String
+    let reason: String
 
     private init(_ kind: Kind, _ reason: String) {
         self.kind = kind
