@@ -26,6 +26,8 @@ public struct FolioServer: Sendable {
     let listenerSettings: ListenerSettings
     let logger: Logger
     let now: @Sendable () -> ContinuousClock.Instant
+    /// The process's tracer and its exporter (`tracing:`, read once).
+    let tracing: GatewayTracing
 
     /// The gateway answering new requests (replaced by a reload).
     public var gateway: Gateway { current.gateway }
@@ -51,11 +53,13 @@ public func buildApplication(
     store: (any SnapshotStore)? = nil
 ) throws -> FolioServer {
     let metrics = GatewayMetrics(registry: registry)
-    let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration))
+    let tracing = try GatewayTracing(configuration.tracing, logger: logger)
+    let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration), tracer: tracing.tracer)
     let gateway: Gateway
     do {
         gateway = try Gateway(
-            configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store)
+            configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
+            tracer: tracing.tracer)
     } catch {
         Task { try? await upstream.shutdown() }
         throw error
@@ -87,11 +91,12 @@ public func buildApplication(
             })
     }
     var application = listener
+    application.addServices(tracing.service)
     if let admin { application.addServices(admin) }
     application.addServices(UpstreamClientsService(current: current))
     return FolioServer(
         application: application, readiness: readiness, metrics: metrics, current: current, listener: listener,
-        admin: admin, listenerSettings: settings, logger: logger, now: now)
+        admin: admin, listenerSettings: settings, logger: logger, now: now, tracing: tracing)
 }
 
 /// The client listener's own settings: the idle timeout and the HTTP parser's caps, which sit

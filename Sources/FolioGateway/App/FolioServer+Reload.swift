@@ -58,12 +58,13 @@ extension FolioServer {
         var needsRestart: [String] = []
         if configuration.server.listen != previous.server.listen { needsRestart.append("server.listen") }
         if configuration.server.admin != previous.server.admin { needsRestart.append("server.admin") }
+        if configuration.tracing != previous.tracing { needsRestart.append("tracing") }
         if ListenerSettings(configuration) != listenerSettings {
             needsRestart.append("server.idleTimeout / limits parser caps")
         }
         let settings = Gateway.upstreamSettings(for: configuration)
         let rebuild = settings != Gateway.upstreamSettings(for: previous)
-        let upstream = rebuild ? UpstreamClient(settings: settings) : old.upstream
+        let upstream = rebuild ? UpstreamClient(settings: settings, tracer: old.tracer) : old.upstream
         var logger = old.logger
         if configuration.logging.level != previous.logging.level {
             logger.logLevel = Logger.Level(rawValue: configuration.logging.level.rawValue) ?? logger.logLevel
@@ -72,7 +73,7 @@ extension FolioServer {
         do {
             gateway = try Gateway(
                 configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now,
-                store: old.cache.store)
+                store: old.cache.store, tracer: old.tracer)
         } catch {
             // The loader validated the config, so this is a bug; never leave a client unshut.
             if rebuild { current.retire(upstream) }

@@ -56,7 +56,8 @@ public final class FolioService: Sendable {
         let reloadSignals = await UnixSignalsSequence(trapping: self.reloadSignals)
         let listenerClosed = Latch()
         let groupEnded = Latch()
-        var services: [any Service] = [UpstreamClientsService(current: server.current)]
+        // Started first, so stopped last: spans of requests cut off by the drain still go out.
+        var services: [any Service] = [server.tracing.service, UpstreamClientsService(current: server.current)]
         if let admin = server.admin { services.append(admin) }
         services.append(ReloadService(signals: reloadSignals, server: server, load: load))
         services.append(ListenerService(application: server.listener, closed: listenerClosed))

@@ -1,4 +1,5 @@
 import Hummingbird
+import Tracing
 
 /// The one responder of the client listener: every path goes through Folio's own route
 /// matcher (Hummingbird's router cannot express SPEC 2.1's matching rules).
@@ -15,9 +16,14 @@ public struct GatewayResponder: HTTPResponder {
         generation.inFlight.add(1, ordering: .relaxed)
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
         let start = ContinuousClock.now
+        let gateway = generation.gateway
+        let span = gateway.startRequestSpan(request)
         var routeIndex: Int?
-        let response = await generation.gateway.respond(to: request, context: context, routeIndex: &routeIndex)
-        generation.gateway.observe(
+        let response = await ServiceContext.$current.withValue(span.context) {
+            await gateway.respond(to: request, context: context, routeIndex: &routeIndex)
+        }
+        gateway.endRequestSpan(span, response: response, routeIndex: routeIndex)
+        gateway.observe(
             request, context: context, response: response, routeIndex: routeIndex, duration: start.duration(to: .now))
         return response
     }

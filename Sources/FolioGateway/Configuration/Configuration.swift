@@ -6,6 +6,7 @@
 public struct Configuration: Sendable, Equatable {
     public var server: Server
     public var logging: LoggingSettings
+    public var tracing: Tracing
     public var limits: Limits
     public var cache: CacheSettings
     /// The route defaults as written (already merged into every `Route.paging`).
@@ -16,6 +17,7 @@ public struct Configuration: Sendable, Equatable {
     public init(
         server: Server = Server(),
         logging: LoggingSettings = LoggingSettings(),
+        tracing: Tracing = Tracing(),
         limits: Limits = Limits(),
         cache: CacheSettings = CacheSettings(),
         defaults: RouteDefaults = RouteDefaults(),
@@ -23,6 +25,7 @@ public struct Configuration: Sendable, Equatable {
     ) {
         self.server = server
         self.logging = logging
+        self.tracing = tracing
         self.limits = limits
         self.cache = cache
         self.defaults = defaults

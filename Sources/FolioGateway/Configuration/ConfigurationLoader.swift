@@ -6,7 +6,7 @@ import Yams
 /// Every problem is collected and reported at once with its position; only a YAML syntax error
 /// or a duplicate key stops early (there is no tree to walk), and is reported alone.
 public enum ConfigurationLoader {
-    static let rootKeys = ["server", "logging", "limits", "cache", "defaults", "routes"]
+    static let rootKeys = ["server", "tracing", "logging", "limits", "cache", "defaults", "routes"]
 
     /// Reads `file`; an unreadable file is a single problem at 1:1.
     public static func load(
@@ -62,6 +62,7 @@ extension ConfigurationReader {
         guard let fields = fields(root, known: ConfigurationLoader.rootKeys) else { return nil }
         var server = fields["server"].map { self.server($0) } ?? Configuration.Server()
         var logging = fields["logging"].map { self.logging($0) } ?? Configuration.LoggingSettings()
+        let tracing = fields["tracing"].map { self.tracing($0) } ?? Configuration.Tracing()
         let limits = fields["limits"].map { self.limits($0) } ?? Configuration.Limits()
         let cache = fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
             ?? Configuration.CacheSettings()
@@ -91,6 +92,6 @@ extension ConfigurationReader {
         }
         guard problems.isEmpty else { return nil }
         return Configuration(
-            server: server, logging: logging, limits: limits, cache: cache, defaults: defaults, routes: routes)
+            server: server, logging: logging, tracing: tracing, limits: limits, cache: cache, defaults: defaults, routes: routes)
     }
 }

@@ -6,6 +6,36 @@ extension ConfigurationReader {
     ]
     static let cacheKeys = ["maxBytes", "ttl", "staleWhileRevalidate", "staleIfError", "snapshotRetention"]
 
+    static let tracingKeys = ["otlpEndpoint", "serviceName", "sampleRatio"]
+
+    mutating func tracing(_ entry: ConfigEntry) -> Configuration.Tracing {
+        var tracing = Configuration.Tracing()
+        guard let fields = fields(entry, known: Self.tracingKeys) else { return tracing }
+        if let e = fields["otlpEndpoint"], let text = nullableString(e) {
+            if let text {
+                let location = e.location
+                if let url = parsed(at: location, { () throws(ValueSyntaxError) in try UpstreamURL(text) }) {
+                    if url.path.contains("?") {
+                        report("otlpEndpoint cannot have a query", at: location)
+                    } else {
+                        tracing.otlpEndpoint = text
+                    }
+                }
+            }
+        }
+        if let e = fields["serviceName"], let name = string(e) {
+            if name.isEmpty { report("must not be empty", at: e.location) } else { tracing.serviceName = name }
+        }
+        if let e = fields["sampleRatio"], let text = string(e) {
+            if let ratio = Double(text), ratio >= 0, ratio <= 1, text.allSatisfy({ $0.isNumber || $0 == "." }) {
+                tracing.sampleRatio = ratio
+            } else {
+                report("expected a number from 0 to 1, got '\(text)'", at: e.location)
+            }
+        }
+        return tracing
+    }
+
     mutating func logging(_ entry: ConfigEntry) -> Configuration.LoggingSettings {
         var logging = Configuration.LoggingSettings()
         guard let fields = fields(entry, known: Self.loggingKeys) else { return logging }

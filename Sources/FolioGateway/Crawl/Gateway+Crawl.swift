@@ -1,4 +1,5 @@
 import FolioEngine
+import Tracing
 
 extension Gateway {
     /// Fills a route with `upstreamPaging` by crawling all its pages (SPEC 4).
@@ -17,7 +18,13 @@ extension Gateway {
             crawlTimeout: configuration.limits.crawlTimeout,
             errorBodyLimit: min(configuration.limits.maxUpstreamBytes, 1 << 20),
             pageFreshness: { [self] head in freshness(of: head, plan: plan, route: route) }, logger: logger)
-        switch try await crawler.run() {
+        // One span over the crawl; each page's fetch is a child of it.
+        let outcome = try await tracer.withSpan("crawl \(route.name)") { span in
+            let outcome = try await crawler.run()
+            if case .list(let list, _, _) = outcome { span.attributes[SpanAttributeName.items] = list.count }
+            return outcome
+        }
+        switch outcome {
         case .upstream(let head, let body):
             let response = ProxyHeaders.clientResponseHeaders(from: head.headers)
             return .upstream(

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Tracing
 
 /// The gateway: matches a request to a configured route and answers it from the route's
 /// snapshot, forwards it, or sends it to the fallback upstream.
@@ -17,6 +18,8 @@ public final class Gateway: Sendable {
     let upstream: UpstreamClient
     let logger: Logger
     let metrics: GatewayMetrics
+    /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
+    let tracer: any Tracer
 
     public init(
         configuration: Configuration,
@@ -24,9 +27,11 @@ public final class Gateway: Sendable {
         logger: Logger,
         metrics: GatewayMetrics = GatewayMetrics(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-        store: (any SnapshotStore)? = nil
+        store: (any SnapshotStore)? = nil,
+        tracer: any Tracer = NoOpTracer()
     ) throws(FolioError) {
         self.configuration = configuration
+        self.tracer = tracer
         var routes: [RouteRuntime] = []
         for route in configuration.routes {
             routes.append(try RouteRuntime(route, limits: configuration.limits, metrics: metrics.route(route.name)))

@@ -3,6 +3,7 @@ import FolioEngine
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 extension UpstreamClient {
     /// Forwards a request as is (unsafe methods, `fallbackUpstream`) and returns the upstream's
@@ -13,6 +14,24 @@ extension UpstreamClient {
     /// (malformed framing) with a 400. Redirects are passed back, not followed.
     /// Timeouts, the decoded-size cap and the error codes are those of `get`.
     public func forward<Body: AsyncSequence & Sendable>(
+        method: HTTPMethod,
+        url: String,
+        headers: HTTPHeaders,
+        body: Body,
+        maxRequestBodyBytes: Int
+    ) async throws -> (UpstreamHead, ByteBuffer) where Body.Element == ByteBuffer {
+        try await tracer.withSpan(method.rawValue, ofKind: .client) { span in
+            var headers = headers
+            tracer.inject(span.context, into: &headers, using: HTTPHeadersInjector())
+            span.describe(url: url)
+            let (head, body) = try await exchange(
+                method: method, url: url, headers: headers, body: body, maxRequestBodyBytes: maxRequestBodyBytes)
+            span.attributes[SpanAttributeName.status] = head.status
+            return (head, body)
+        }
+    }
+
+    private func exchange<Body: AsyncSequence & Sendable>(
         method: HTTPMethod,
         url: String,
         headers: HTTPHeaders,

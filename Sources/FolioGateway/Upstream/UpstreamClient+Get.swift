@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 extension UpstreamClient {
     /// GETs `url`, following 301/302/303/307/308 only within its origin (at most 5 hops), and
@@ -13,6 +14,21 @@ extension UpstreamClient {
     public func get<Sink: UpstreamBodySink>(
         _ url: String,
         headers: HTTPHeaders,
+        makeSink: (UpstreamHead) throws -> Sink
+    ) async throws -> (UpstreamHead, Sink) {
+        try await tracer.withSpan("GET", ofKind: .client) { span in
+            var headers = headers
+            tracer.inject(span.context, into: &headers, using: HTTPHeadersInjector())
+            span.describe(url: url)
+            let (head, sink) = try await get(url, headers: headers, span: span, makeSink: makeSink)
+            return (head, sink)
+        }
+    }
+
+    private func get<Sink: UpstreamBodySink>(
+        _ url: String,
+        headers: HTTPHeaders,
+        span: any Span,
         makeSink: (UpstreamHead) throws -> Sink
     ) async throws -> (UpstreamHead, Sink) {
         let started = ContinuousClock.now
@@ -31,7 +47,10 @@ extension UpstreamClient {
                 try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
             }
             observer?(UpstreamExchange(head: head, bodyBytes: received, duration: .now - started))
+            span.attributes[SpanAttributeName.status] = head.status
+            span.attributes[SpanAttributeName.bodySize] = received
         } catch {
+            span.attributes[SpanAttributeName.status] = head.status
             observer?(UpstreamExchange(head: head, bodyBytes: nil, duration: .now - started))
             throw error
         }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// Fetches from upstreams with SPEC 3.5's rules, which AsyncHTTPClient's defaults do not give:
 /// redirects only within the origin, one deadline over head and body, a decoded-size cap,
@@ -11,13 +12,15 @@ public final class UpstreamClient: Sendable {
     /// Told of every completed `get` (final URL, head, decoded body size, time); `folio probe`
     /// reports what a fill saw through it.
     let observer: (@Sendable (UpstreamExchange) -> Void)?
+    /// Spans for every exchange (children of the request's), and the `traceparent` they send.
+    let tracer: any Tracer
 
     /// Most redirects followed for one fetch (SPEC 3.5).
     static let maxRedirects = 5
 
     public init(
         settings: UpstreamSettings, eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
-        observer: (@Sendable (UpstreamExchange) -> Void)? = nil
+        observer: (@Sendable (UpstreamExchange) -> Void)? = nil, tracer: any Tracer = NoOpTracer()
     ) {
         var configuration = HTTPClient.Configuration()
         // Redirects are followed by `get` itself, which refuses other origins.
@@ -28,6 +31,7 @@ public final class UpstreamClient: Sendable {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.maxConnectionsPerHost
         self.settings = settings
         self.observer = observer
+        self.tracer = tracer
         self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
     }
 

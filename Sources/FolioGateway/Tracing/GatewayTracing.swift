@@ -1,0 +1,67 @@
+import Logging
+import OTel
+import ServiceLifecycle
+import Tracing
+
+/// The process's tracer (SPEC 7): W3C trace context in and out, a span per request with child
+/// spans for upstream fetches and crawls, OTLP/HTTP export when `tracing.otlpEndpoint` is set.
+///
+/// Without an endpoint, root traces are not recorded (nothing would read them) but every span
+/// still has an id, so `traceparent` goes upstream on every request, and a client's sampled
+/// trace is continued. The exporter sends OTLP's JSON encoding, which every collector reads on
+/// its HTTP port. `OTEL_*` environment variables override these settings (OpenTelemetry's).
+public struct GatewayTracing: Sendable {
+    public let tracer: any Tracer
+    /// Batches and exports finished spans; runs with the listeners and flushes when they stop.
+    public let service: any Service
+
+    public init(_ settings: Configuration.Tracing, logger: Logger) throws {
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = settings.serviceName
+        configuration.diagnosticLogger = .custom(logger)
+        configuration.propagators = [.traceContext]
+        configuration.metrics.enabled = false
+        configuration.logs.enabled = false
+        if let url = settings.tracesURL {
+            configuration.traces.exporter = .otlp
+            configuration.traces.otlpExporter.endpoint = url
+            configuration.traces.otlpExporter.protocol = .httpJSON
+            configuration.traces.sampler = .parentBasedTraceIDRatio(ratio: settings.sampleRatio) ?? .parentBasedAlwaysOn
+        } else {
+            configuration.traces.exporter = .none
+            configuration.traces.sampler = .parentBasedAlwaysOff
+        }
+        let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
+        self.tracer = tracer
+        self.service = service
+    }
+
+    /// No spans, no propagation: for gateways built without a server (tests, `folio probe`).
+    public static let disabled = NoOpTracer()
+}
+
+/// The span attribute names Folio sets (OpenTelemetry's HTTP semantic conventions, plus its own).
+enum SpanAttributeName {
+    static let method = "http.request.method"
+    static let route = "http.route"
+    static let status = "http.response.status_code"
+    static let path = "url.path"
+    static let folioRoute = "folio.route"
+    static let cacheStatus = "folio.cache_status"
+    static let serverAddress = "server.address"
+    static let serverPort = "server.port"
+    static let bodySize = "http.response.body.size"
+    static let pages = "folio.crawl.pages"
+    static let items = "folio.items"
+}
+
+extension Span {
+    /// An upstream exchange's target: host, port and path, never the query (which may carry a
+    /// client's parameters) or credentials.
+    func describe(url: String) {
+        guard let parsed = try? UpstreamURL(url) else { return }
+        attributes[SpanAttributeName.serverAddress] = parsed.host
+        attributes[SpanAttributeName.serverPort] = parsed.port
+        attributes[SpanAttributeName.path] = String(parsed.path.prefix { $0 != "?" })
+    }
+}
