@@ -21,6 +21,15 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// The config at `path`, or its problems on stderr (one a line) and exit 1.
+func loadOrFail(_ path: String) -> Configuration {
+    do {
+        return try ConfigurationLoader.load(file: path)
+    } catch {
+        fail(error.problems.map(\.description).joined(separator: "\n"))
+    }
+}
+
 /// The config path: `--config`, then `$FOLIO_CONFIG`, then `config/folio.yaml`.
 func configPath(_ option: String?) -> String {
     option ?? ProcessInfo.processInfo.environment["FOLIO_CONFIG"] ?? "config/folio.yaml"

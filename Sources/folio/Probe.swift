@@ -26,12 +26,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = configPath(config)
-        let configuration: Configuration
-        do {
-            configuration = try ConfigurationLoader.load(file: path)
-        } catch {
-            fail(error.problems.map(\.description).joined(separator: "\n"))
-        }
+        let configuration = loadOrFail(path)
         var values: [String: String] = [:]
         for parameter in parameters {
             guard let equals = parameter.firstIndex(of: "="), equals != parameter.startIndex else {

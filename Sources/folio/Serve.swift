@@ -12,12 +12,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         tuneAllocator()
         let path = configPath(config)
-        let configuration: Configuration
-        do {
-            configuration = try ConfigurationLoader.load(file: path)
-        } catch {
-            fail(error.problems.map(\.description).joined(separator: "\n"))
-        }
+        let configuration = loadOrFail(path)
         let logger = makeLogger(configuration)
         let server: FolioServer
         do {
