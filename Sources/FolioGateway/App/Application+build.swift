@@ -59,7 +59,7 @@ public func buildApplication(
     do {
         gateway = try Gateway(
             configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
-            tracer: tracing.tracer)
+            tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)
     } catch {
         Task { try? await upstream.shutdown() }
         throw error

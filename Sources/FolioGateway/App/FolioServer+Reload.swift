@@ -73,7 +73,7 @@ extension FolioServer {
         do {
             gateway = try Gateway(
                 configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now,
-                store: old.cache.store, tracer: old.tracer)
+                store: old.cache.store, tracer: old.tracer, recordsRootSpans: old.recordsRootSpans)
         } catch {
             // The loader validated the config, so this is a bug; never leave a client unshut.
             if rebuild { current.retire(upstream) }

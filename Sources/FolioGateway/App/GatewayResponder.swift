@@ -17,12 +17,16 @@ public struct GatewayResponder: HTTPResponder {
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
         let start = ContinuousClock.now
         let gateway = generation.gateway
-        let span = gateway.startRequestSpan(request)
         var routeIndex: Int?
-        let response = await ServiceContext.$current.withValue(span.context) {
-            await gateway.respond(to: request, context: context, routeIndex: &routeIndex)
+        let response: Response
+        if let span = gateway.startRequestSpan(request) {
+            response = await ServiceContext.$current.withValue(span.context) {
+                await gateway.respond(to: request, context: context, routeIndex: &routeIndex)
+            }
+            gateway.endRequestSpan(span, response: response, routeIndex: routeIndex)
+        } else {
+            response = await gateway.respond(to: request, context: context, routeIndex: &routeIndex)
         }
-        gateway.endRequestSpan(span, response: response, routeIndex: routeIndex)
         gateway.observe(
             request, context: context, response: response, routeIndex: routeIndex, duration: start.duration(to: .now))
         return response

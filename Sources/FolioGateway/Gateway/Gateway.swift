@@ -20,6 +20,9 @@ public final class Gateway: Sendable {
     let metrics: GatewayMetrics
     /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
     let tracer: any Tracer
+    /// Whether root traces may be recorded (an exporter is set): otherwise only requests that
+    /// bring a `traceparent` get a server span.
+    let recordsRootSpans: Bool
 
     public init(
         configuration: Configuration,
@@ -28,10 +31,12 @@ public final class Gateway: Sendable {
         metrics: GatewayMetrics = GatewayMetrics(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         store: (any SnapshotStore)? = nil,
-        tracer: any Tracer = NoOpTracer()
+        tracer: any Tracer = NoOpTracer(),
+        recordsRootSpans: Bool = false
     ) throws(FolioError) {
         self.configuration = configuration
         self.tracer = tracer
+        self.recordsRootSpans = recordsRootSpans
         var routes: [RouteRuntime] = []
         for route in configuration.routes {
             routes.append(try RouteRuntime(route, limits: configuration.limits, metrics: metrics.route(route.name)))

@@ -14,6 +14,8 @@ public struct GatewayTracing: Sendable {
     public let tracer: any Tracer
     /// Batches and exports finished spans; runs with the listeners and flushes when they stop.
     public let service: any Service
+    /// An exporter is set, so root traces may be sampled and recorded.
+    public let recordsRootSpans: Bool
 
     public init(_ settings: Configuration.Tracing, logger: Logger) throws {
         var configuration = OTel.Configuration.default
@@ -34,6 +36,7 @@ public struct GatewayTracing: Sendable {
         let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
         self.tracer = tracer
         self.service = service
+        self.recordsRootSpans = settings.tracesURL != nil
     }
 
     /// No spans, no propagation: for gateways built without a server (tests, `folio probe`).
