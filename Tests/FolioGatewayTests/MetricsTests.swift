@@ -134,19 +134,31 @@ struct MetricsTests {
     }
 
     @Test(arguments: [
-        ("folio; hit; ttl=30", CacheResult.hit),
-        ("folio; hit; ttl=-4", .stale),
-        ("folio; fwd=stale; fwd-status=304; ttl=60", .revalidated),
-        ("folio; fwd=stale; fwd-status=200; stored", .refetched),
-        ("folio; fwd=stale; fwd-status=502; ttl=-10", .stale),
-        ("folio; fwd=miss; stored", .miss),
-        ("folio; fwd=miss; fwd-status=504", .miss),
-        ("folio; fwd=miss; collapsed", .collapsed),
-        ("folio; fwd=uri-miss", .uncacheable),
-        ("folio; fwd=bypass", .bypass),
+        (CacheOutcome.hit(ttl: 30), "folio; hit; ttl=30", CacheResult.hit),
+        (.hit(ttl: 0), "folio; hit; ttl=0", .hit),
+        (.hit(ttl: -4), "folio; hit; ttl=-4", .stale),
+        (.revalidated(ttl: 60), "folio; fwd=stale; fwd-status=304; ttl=60", .revalidated),
+        (.refetched, "folio; fwd=stale; fwd-status=200; stored", .refetched),
+        (.staleOnError(status: 502, ttl: -10), "folio; fwd=stale; fwd-status=502; ttl=-10", .stale),
+        (.stored, "folio; fwd=miss; stored", .miss),
+        (.missFailed(status: 504), "folio; fwd=miss; fwd-status=504", .miss),
+        (.collapsed, "folio; fwd=miss; collapsed", .collapsed),
+        (.uncacheable(), "folio; fwd=uri-miss", .uncacheable),
+        (.uncacheable(failed: 502), "folio; fwd=uri-miss; fwd-status=502", .uncacheable),
+        (.bypass(), "folio; fwd=bypass", .bypass),
+        (.bypass(failed: 504), "folio; fwd=bypass; fwd-status=504", .bypass),
     ])
-    func cacheStatusRowsMapToOneResult(header: String, expected: CacheResult) {
-        #expect(CacheResult(cacheStatus: header) == expected)
+    func oneOutcomeWritesTheHeaderAndLabelsTheMetric(outcome: CacheOutcome, header: String, result: CacheResult) {
+        #expect(outcome.header == header)
+        #expect(outcome.result == result)
+        // A client reading the header back gets the same label.
+        #expect(CacheResult(cacheStatus: header) == result)
+    }
+
+    @Test func aFailedDirectFetchKeepsItsKind() {
+        #expect(CacheOutcome.bypass().failed(with: 502) == .bypass(failed: 502))
+        #expect(CacheOutcome.uncacheable().failed(with: 504) == .uncacheable(failed: 504))
+        #expect(CacheOutcome.stored.failed(with: 502) == .missFailed(status: 502))
     }
 
     @Test func answersThatSkippedTheCacheAreNotLookups() {

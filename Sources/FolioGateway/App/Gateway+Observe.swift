@@ -6,15 +6,12 @@ extension Gateway {
     static let loggedPathLimit = 2048
 
     /// Records one answered request: metrics always, the access log line when `logging.access`.
-    func observe(
-        _ request: Request, context: GatewayContext, response: Response, routeIndex: Int?, duration: Duration
-    ) {
-        let route = routeIndex.map { routes[$0] }
+    func observe(_ request: Request, context: GatewayContext, response: Response, duration: Duration) {
+        let route = context.record.routeIndex.map { routes[$0] }
         let routeMetrics = route?.metrics ?? metrics.unrouted
         let status = response.status.code
         routeMetrics.request(status: status, duration: duration)
-        let cacheStatus = response.headers[.cacheStatus]
-        if route != nil, let cacheStatus, let result = CacheResult(cacheStatus: cacheStatus) {
+        if route != nil, let result = context.record.cache?.result {
             routeMetrics.cacheLookup(result)
             if result == .collapsed { metrics.coalescedWaiters.increment() }
         }

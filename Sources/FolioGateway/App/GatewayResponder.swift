@@ -17,18 +17,16 @@ public struct GatewayResponder: HTTPResponder {
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
         let start = ContinuousClock.now
         let gateway = generation.gateway
-        var routeIndex: Int?
         let response: Response
         if let span = gateway.startRequestSpan(request) {
             response = await ServiceContext.$current.withValue(span.context) {
-                await gateway.respond(to: request, context: context, routeIndex: &routeIndex)
+                await gateway.respond(to: request, context: context)
             }
-            gateway.endRequestSpan(span, response: response, routeIndex: routeIndex)
+            gateway.endRequestSpan(span, response: response, record: context.record)
         } else {
-            response = await gateway.respond(to: request, context: context, routeIndex: &routeIndex)
+            response = await gateway.respond(to: request, context: context)
         }
-        gateway.observe(
-            request, context: context, response: response, routeIndex: routeIndex, duration: start.duration(to: .now))
+        gateway.observe(request, context: context, response: response, duration: start.duration(to: .now))
         return response
     }
 }

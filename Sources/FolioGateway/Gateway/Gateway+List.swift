@@ -17,9 +17,11 @@ extension Gateway {
         let selection = try ListSelection(listRequest, route: route)
 
         let fill = fillPlan(request, context: context, route: route, match: match, parameters: parameters, requestID: requestID)
-        let resolution = try await resolve(fill, token: listRequest.snapshot, route: route)
+        let resolution = await resolve(fill, token: listRequest.snapshot, route: route)
         switch resolution {
-        case .served(let snapshot, let cacheStatus, let age):
+        case .served(let snapshot, let outcome, let age):
+            context.record.cache = outcome
+            let cacheStatus = outcome.header
             let response: Response
             var grew = false
             if let groupBy = selection.groupBy {
@@ -35,9 +37,14 @@ extension Gateway {
                 await cache.recount(snapshot, for: key)
             }
             return response
-        case .upstream(let answer, let cacheStatus):
-            return passThrough(answer, cacheStatus: cacheStatus)
-        case .gone(let current, let cacheStatus):
+        case .upstream(let answer, let outcome):
+            context.record.cache = outcome
+            return passThrough(answer, cacheStatus: outcome.header)
+        case .failed(let error, let outcome):
+            context.record.cache = outcome
+            throw error.adding(header: .init("Cache-Status", outcome.header))
+        case .gone(let current, let outcome):
+            context.record.cache = outcome
             let links = LinkBuilder(
                 base: linkBase(target), kept: listRequest.kept, names: route.paging.names,
                 style: listRequest.style, pageSize: listRequest.pageSize, pageBase: route.paging.pageBase,
@@ -45,7 +52,7 @@ extension Gateway {
             throw FolioError(
                 code: "snapshot-gone", status: 410, title: "Snapshot gone",
                 detail: "snapshot '\(listRequest.snapshot ?? "")' is unknown or expired; start again from the first page",
-                headers: [.init("Link", "<\(links.url(offset: 0))>; rel=\"first\""), .init("Cache-Status", cacheStatus)])
+                headers: [.init("Link", "<\(links.url(offset: 0))>; rel=\"first\""), .init("Cache-Status", outcome.header)])
         }
     }
 

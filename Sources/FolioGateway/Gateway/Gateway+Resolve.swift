@@ -7,9 +7,11 @@ import NIOHTTP1
 
 /// Where a list request gets its snapshot from.
 enum Resolution: Sendable {
-    case served(Snapshot, cacheStatus: String, age: Int?)
-    case upstream(UpstreamAnswer, cacheStatus: String)
-    case gone(current: Snapshot, cacheStatus: String)
+    case served(Snapshot, CacheOutcome, age: Int?)
+    case upstream(UpstreamAnswer, CacheOutcome)
+    case gone(current: Snapshot, CacheOutcome)
+    /// Nothing to serve: the fill failed and no stale list may answer.
+    case failed(FolioError, CacheOutcome)
 }
 
 /// How to fill the list of one request: its cache key (nil: not cached at all) and the
@@ -96,7 +98,7 @@ extension Gateway {
     }
 
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
-    func resolve(_ plan: FillPlan, token: String?, route: RouteRuntime) async throws -> Resolution {
+    func resolve(_ plan: FillPlan, token: String?, route: RouteRuntime) async -> Resolution {
         let settings = route.config.cache
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
             try await self.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
@@ -104,18 +106,22 @@ extension Gateway {
             }
         }
         guard let key = plan.key else {
-            return try await direct(fetch, token: token, cacheStatus: "folio; fwd=bypass")
+            return await direct(fetch, token: token, outcome: .bypass())
         }
         let now = cache.now()
         let current = await cache.current(key)
         if token == nil || token == current?.token, let current {
-            if current.isFresh(at: now) {
-                return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
-            }
-            let stale = now - current.freshUntil
-            if !current.mustRevalidate, stale <= settings.staleWhileRevalidate {
+            switch CachePolicy.decide(
+                freshUntil: current.freshUntil, mustRevalidate: current.mustRevalidate, now: now,
+                staleWhileRevalidate: settings.staleWhileRevalidate)
+            {
+            case .fresh:
+                return .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
+            case .serveStaleAndRefresh:
                 cache.refreshInBackground(key, previous: current, retention: settings.snapshotRetention, fetch: fetch)
-                return .served(current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))", age: current.age(at: now))
+                return .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
+            case .fill:
+                break
             }
         } else if let token {
             if let pinned = await cache.retained(key, token: token) {
@@ -124,103 +130,103 @@ extension Gateway {
             // A fresh list that lacks the token: 410 at once, so random tokens cannot drive
             // upstream traffic.
             if let current, current.isFresh(at: now) {
-                return .gone(current: current, cacheStatus: "folio; hit; ttl=\(current.ttl(at: now))")
+                return .gone(current: current, .hit(ttl: current.ttl(at: now)))
             }
         }
 
         let (result, role) = await cache.fill(
             key, previous: current, retention: settings.snapshotRetention, fetch: fetch)
+        let afterFill = cache.now()
         let staleServable: (Snapshot, Duration)? = current.flatMap { current in
-            let stale = cache.now() - current.freshUntil
-            return !current.mustRevalidate && stale <= settings.staleIfError ? (current, stale) : nil
+            CachePolicy.staleness(
+                ifErrorFreshUntil: current.freshUntil, mustRevalidate: current.mustRevalidate, now: afterFill,
+                staleIfError: settings.staleIfError
+            ).map { (current, $0) }
         }
         switch result {
         case .success(.stored(let snapshot)):
-            let status: String
+            let outcome: CacheOutcome
             switch role {
-            case .collapsed: status = "folio; fwd=miss; collapsed"
-            case .leader: status = current == nil ? "folio; fwd=miss; stored" : "folio; fwd=stale; fwd-status=200; stored"
+            case .collapsed: outcome = .collapsed
+            case .leader: outcome = current == nil ? .stored : .refetched
             }
             if let token, token != snapshot.token {
-                return await pinnedElsewhere(key, token: token, current: snapshot, cacheStatus: status)
+                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: outcome)
             }
-            return .served(snapshot, cacheStatus: status, age: nil)
+            return .served(snapshot, outcome, age: nil)
         case .success(.revalidated(let snapshot)):
             // The freshness the 304 granted (zero for `no-cache`), not a negative ttl: the
             // answer was just confirmed upstream.
-            let status = role == .leader
-                ? "folio; fwd=stale; fwd-status=304; ttl=\(max(0, snapshot.ttl(at: snapshot.storedAt)))"
-                : "folio; fwd=miss; collapsed"
+            let outcome: CacheOutcome =
+                role == .leader ? .revalidated(ttl: max(0, snapshot.ttl(at: snapshot.storedAt))) : .collapsed
             if let token, token != snapshot.token {
-                return await pinnedElsewhere(key, token: token, current: snapshot, cacheStatus: status)
+                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: outcome)
             }
-            return .served(snapshot, cacheStatus: status, age: snapshot.age(at: cache.now()))
+            return .served(snapshot, outcome, age: snapshot.age(at: cache.now()))
         case .success(.uncacheable(let snapshot)):
             if role == .collapsed {
                 // Never hand one requester's uncacheable list to another: fetch our own.
-                return try await direct(fetch, token: token, cacheStatus: "folio; fwd=uri-miss")
+                return await direct(fetch, token: token, outcome: .uncacheable())
             }
             if let token, token != snapshot.token {
-                return await pinnedElsewhere(key, token: token, current: snapshot, cacheStatus: "folio; fwd=uri-miss")
+                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: .uncacheable())
             }
-            return .served(snapshot, cacheStatus: "folio; fwd=uri-miss", age: nil)
+            return .served(snapshot, .uncacheable(), age: nil)
         case .success(.upstream(let answer)):
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
-                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(answer.status); ttl=-\(staleness.staleSeconds)",
+                    stale, .staleOnError(status: answer.status, ttl: -staleness.staleSeconds),
                     age: Int((cache.now() - stale.storedAt).wholeSeconds))
             }
-            return .upstream(answer, cacheStatus: "folio; fwd=miss; fwd-status=\(answer.status)")
+            return .upstream(answer, .missFailed(status: answer.status))
         case .failure(let error):
             let folioError = Self.folioError(error)
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
-                    stale, cacheStatus: "folio; fwd=stale; fwd-status=\(folioError.status); ttl=-\(staleness.staleSeconds)",
+                    stale, .staleOnError(status: folioError.status, ttl: -staleness.staleSeconds),
                     age: Int((cache.now() - stale.storedAt).wholeSeconds))
             }
-            throw folioError.adding(header: .init("Cache-Status", "folio; fwd=miss; fwd-status=\(folioError.status)"))
+            return .failed(folioError, .missFailed(status: folioError.status))
         }
     }
 
     /// A superseded snapshot answering its pinned link: `ttl` counts from when it was superseded.
     private static func retainedHit(_ pinned: RetainedSnapshot, now: ContinuousClock.Instant) -> Resolution {
-        .served(
-            pinned.snapshot, cacheStatus: "folio; hit; ttl=-\((now - pinned.supersededAt).staleSeconds)",
-            age: pinned.snapshot.age(at: now))
+        .served(pinned.snapshot, .hit(ttl: -(now - pinned.supersededAt).staleSeconds), age: pinned.snapshot.age(at: now))
     }
 
     /// A pinned request whose token is not the list its fill produced. The fill it triggered (or
     /// joined) may just have superseded the pinned snapshot: while the store still holds it,
     /// the request is answered from it; only a token the store no longer holds is 410.
     private func pinnedElsewhere(
-        _ key: CacheKey, token: String, current: Snapshot, cacheStatus: String
+        _ key: CacheKey, token: String, current: Snapshot, outcome: CacheOutcome
     ) async -> Resolution {
         let now = cache.now()
         if let pinned = await cache.retained(key, token: token) { return Self.retainedHit(pinned, now: now) }
         // An uncacheable refill leaves the pinned list current.
         if let held = await cache.current(key), held.token == token {
-            return .served(held, cacheStatus: "folio; hit; ttl=\(held.ttl(at: now))", age: held.age(at: now))
+            return .served(held, .hit(ttl: held.ttl(at: now)), age: held.age(at: now))
         }
-        return .gone(current: current, cacheStatus: cacheStatus)
+        return .gone(current: current, outcome)
     }
 
     /// Fetches without the cache (credentials under `bypass`, or uncacheable answers).
     private func direct(
-        _ fetch: @Sendable (Snapshot?) async throws -> FillResult, token: String?, cacheStatus: String
-    ) async throws -> Resolution {
+        _ fetch: @Sendable (Snapshot?) async throws -> FillResult, token: String?, outcome: CacheOutcome
+    ) async -> Resolution {
         let result: FillResult
         do {
             result = try await fetch(nil)
         } catch {
             let folioError = Self.folioError(error)
-            throw folioError.adding(header: .init("Cache-Status", "\(cacheStatus); fwd-status=\(folioError.status)"))
+            return .failed(folioError, outcome.failed(with: folioError.status))
         }
         switch result {
         case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot):
-            if let token, token != snapshot.token { return .gone(current: snapshot, cacheStatus: cacheStatus) }
-            return .served(snapshot, cacheStatus: cacheStatus, age: nil)
+            if let token, token != snapshot.token { return .gone(current: snapshot, outcome) }
+            return .served(snapshot, outcome, age: nil)
         case .upstream(let answer):
-            return .upstream(answer, cacheStatus: cacheStatus)
+            return .upstream(answer, outcome)
         }
     }
 

@@ -78,19 +78,13 @@ public final class Gateway: Sendable {
         )
     }
 
-    /// Answers one client request.
+    /// Answers one client request; `context.record` says which route matched and how the
+    /// cache answered.
     public func respond(to request: Request, context: GatewayContext) async -> Response {
-        var routeIndex: Int?
-        return await respond(to: request, context: context, routeIndex: &routeIndex)
-    }
-
-    /// Answers one client request and says which route matched (nil: none), for metrics and
-    /// the access log.
-    func respond(to request: Request, context: GatewayContext, routeIndex: inout Int?) async -> Response {
         let requestID = RequestID.accept(request.headers[.xRequestID])
         var response: Response
         do {
-            response = try await route(request, context: context, requestID: requestID, routeIndex: &routeIndex)
+            response = try await route(request, context: context, requestID: requestID)
         } catch let error as FolioError {
             response = Problem.response(error)
         } catch let error as UpstreamError {
@@ -103,13 +97,11 @@ public final class Gateway: Sendable {
         response.headers[.xRequestID] = requestID
         CORS.decorate(
             &response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
-            routeAnswer: routeIndex != nil)
+            routeAnswer: context.record.routeIndex != nil)
         return response
     }
 
-    private func route(
-        _ request: Request, context: GatewayContext, requestID: String, routeIndex: inout Int?
-    ) async throws -> Response {
+    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
         try RequestFraming.check(request)
         do {
             try RequestLimits.check(request, limits: configuration.limits)
@@ -121,7 +113,7 @@ public final class Gateway: Sendable {
         guard let match = try table.match(rawPath: target.path) else {
             return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
         }
-        routeIndex = match.routeIndex
+        context.record.routeIndex = match.routeIndex
         let route = routes[match.routeIndex]
         switch request.method {
         case .get, .head:

@@ -1,5 +1,5 @@
-/// How the cache answered a list request, read back from the `Cache-Status` the gateway already
-/// wrote (SPEC 5.2), so the metric and the header can never disagree.
+/// The `result` label of `folio_cache_lookups_total`: how the cache answered a list request,
+/// from its `CacheOutcome` (which also writes the `Cache-Status` header).
 enum CacheResult: Int, CaseIterable, Sendable {
     /// Fresh snapshot (`folio; hit; ttl=N`).
     case hit
@@ -28,34 +28,6 @@ enum CacheResult: Int, CaseIterable, Sendable {
         case .collapsed: "collapsed"
         case .uncacheable: "uncacheable"
         case .bypass: "bypass"
-        }
-    }
-
-    /// nil for answers that did not consult the cache (forwarded unsafe methods, errors Folio
-    /// answers itself). Compares bytes only: this runs on every request.
-    init?(cacheStatus: String) {
-        let bytes = cacheStatus.utf8
-        func starts(_ prefix: StaticString) -> Bool {
-            prefix.withUTF8Buffer { bytes.starts(with: $0) }
-        }
-        if starts("folio; hit; ttl=-") {
-            self = .stale
-        } else if starts("folio; hit") {
-            self = .hit
-        } else if starts("folio; fwd=miss; collapsed") {
-            self = .collapsed
-        } else if starts("folio; fwd=miss") {
-            self = .miss
-        } else if starts("folio; fwd=stale; fwd-status=304") {
-            self = .revalidated
-        } else if starts("folio; fwd=stale") {
-            self = bytes.suffix(6).elementsEqual("stored".utf8) ? .refetched : .stale
-        } else if starts("folio; fwd=uri-miss") {
-            self = .uncacheable
-        } else if starts("folio; fwd=bypass") {
-            self = .bypass
-        } else {
-            return nil
         }
     }
 }

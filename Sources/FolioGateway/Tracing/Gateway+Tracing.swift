@@ -25,17 +25,17 @@ extension Gateway {
     }
 
     /// Names the span after the matched route (`GET /objects`) and records the answer.
-    func endRequestSpan(_ span: any Span, response: Response, routeIndex: Int?) {
+    func endRequestSpan(_ span: any Span, response: Response, record: RequestRecord) {
         if span.isRecording {
             let status = Int(response.status.code)
-            if let routeIndex {
+            if let routeIndex = record.routeIndex {
                 let route = routes[routeIndex]
                 span.operationName = "\(span.operationName) \(route.config.path.text)"
                 span.attributes[SpanAttributeName.route] = route.config.path.text
                 span.attributes[SpanAttributeName.folioRoute] = route.name
             }
             span.attributes[SpanAttributeName.status] = status
-            if let cacheStatus = response.headers[.cacheStatus] { span.attributes[SpanAttributeName.cacheStatus] = cacheStatus }
+            if let outcome = record.cache { span.attributes[SpanAttributeName.cacheStatus] = outcome.header }
             if status >= 500 { span.setStatus(.init(code: .error)) }
         }
         span.end()

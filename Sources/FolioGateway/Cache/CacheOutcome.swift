@@ -1,0 +1,64 @@
+/// How the cache answered one list request (SPEC 5.2). One value renders the `Cache-Status`
+/// header and labels the `folio_cache_lookups_total` metric, so the two never disagree.
+enum CacheOutcome: Sendable, Equatable {
+    /// A snapshot served without asking upstream: `ttl` seconds of freshness left, negative
+    /// once stale (served while a refresh runs) or for a superseded snapshot answering its
+    /// pinned link.
+    case hit(ttl: Int64)
+    /// Filled by this request: the first list for the key.
+    case stored
+    /// A stale list replaced by this request's fetch.
+    case refetched
+    /// Waited on another request's fill.
+    case collapsed
+    /// A stale list confirmed by a 304; `ttl` is the freshness it granted.
+    case revalidated(ttl: Int64)
+    /// The upstream's answer may not be stored; `failed` is the status when the fetch failed.
+    case uncacheable(failed: Int? = nil)
+    /// Credentials bypassed the cache (`authorized: bypass`); `failed` as above.
+    case bypass(failed: Int? = nil)
+    /// A refresh failed with `status` and the stale list was served instead (`staleIfError`);
+    /// `ttl` is minus the seconds past freshness.
+    case staleOnError(status: Int, ttl: Int64)
+    /// The fill failed with `status` (an upstream error answer or a problem) and nothing was
+    /// servable.
+    case missFailed(status: Int)
+
+    /// The `Cache-Status` field value.
+    var header: String {
+        switch self {
+        case .hit(let ttl): "folio; hit; ttl=\(ttl)"
+        case .stored: "folio; fwd=miss; stored"
+        case .refetched: "folio; fwd=stale; fwd-status=200; stored"
+        case .collapsed: "folio; fwd=miss; collapsed"
+        case .revalidated(let ttl): "folio; fwd=stale; fwd-status=304; ttl=\(ttl)"
+        case .uncacheable(let failed): "folio; fwd=uri-miss" + (failed.map { "; fwd-status=\($0)" } ?? "")
+        case .bypass(let failed): "folio; fwd=bypass" + (failed.map { "; fwd-status=\($0)" } ?? "")
+        case .staleOnError(let status, let ttl): "folio; fwd=stale; fwd-status=\(status); ttl=\(ttl)"
+        case .missFailed(let status): "folio; fwd=miss; fwd-status=\(status)"
+        }
+    }
+
+    /// The metric's `result` label.
+    var result: CacheResult {
+        switch self {
+        case .hit(let ttl): ttl < 0 ? .stale : .hit
+        case .stored, .missFailed: .miss
+        case .refetched: .refetched
+        case .collapsed: .collapsed
+        case .revalidated: .revalidated
+        case .uncacheable: .uncacheable
+        case .bypass: .bypass
+        case .staleOnError: .stale
+        }
+    }
+
+    /// The same outcome for a fetch that failed with `status` (for the direct, uncached paths).
+    func failed(with status: Int) -> CacheOutcome {
+        switch self {
+        case .uncacheable: .uncacheable(failed: status)
+        case .bypass: .bypass(failed: status)
+        default: .missFailed(status: status)
+        }
+    }
+}
