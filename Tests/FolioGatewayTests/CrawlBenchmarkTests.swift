@@ -23,7 +23,7 @@ import Testing
         let slices = (0..<Self.pages).map { "[" + elements[($0 * Self.perPage)..<(($0 + 1) * Self.perPage)].joined(separator: ",") + "]" }
         let linkPages = slices.map { Array($0.utf8) }
         let totalPages = slices.map { Array(#"{"data":\#($0),"total":\#(elements.count)}"#.utf8) }
-        let upstream = try await TestUpstream.start { request in
+        return try await withTestUpstream({ request in
             let page = request.queryValue("page").flatMap(Int.init) ?? 1
             guard (1...Self.pages).contains(page) else { return .json("[]") }
             var reply: TestUpstream.Reply
@@ -35,42 +35,42 @@ import Testing
             }
             reply.delay = Self.latency
             return reply
-        }
-        defer { Task { await upstream.stop() } }
+        }) { upstream in
 
-        let cases: [(name: String, route: String, concurrency: Int)] = [
-            ("sequential (linkHeader)", "upstreamPaging: { style: linkHeader }", 1),
-            ("parallel (page + totalField, concurrency 8)",
-             "items: /data\nupstreamPaging: { style: page, size: \(Self.perPage), totalField: /total, concurrency: 8 }", 8),
-            ("parallel (page + totalField, concurrency 16)",
-             "items: /data\nupstreamPaging: { style: page, size: \(Self.perPage), totalField: /total, concurrency: 16 }", 16),
-        ]
-        var report = "crawl of \(Self.pages) pages × \(Self.perPage) items, \(Self.latency) upstream latency, best and median of \(Self.runs):\n"
-        for (name, route, concurrency) in cases {
-            // ttl 0: every request is a miss that crawls the whole list again.
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/items",
-                route: route + "\ncache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }")
-            let times = try await withGateway(yaml) { client, _ in
-                var times: [Duration] = []
-                for _ in 0..<Self.runs {
-                    let before = upstream.requestCount
-                    let start = ContinuousClock.now
-                    let response = try await client.execute(uri: "/objects?pageSize=1", method: .get)
-                    times.append(ContinuousClock.now - start)
-                    #expect(response.status == .ok)
-                    #expect(try response.json.paging["totalCount"] as? Int == elements.count)
-                    #expect(upstream.requestCount - before == Self.pages)
+            let cases: [(name: String, route: String, concurrency: Int)] = [
+                ("sequential (linkHeader)", "upstreamPaging: { style: linkHeader }", 1),
+                ("parallel (page + totalField, concurrency 8)",
+                 "items: /data\nupstreamPaging: { style: page, size: \(Self.perPage), totalField: /total, concurrency: 8 }", 8),
+                ("parallel (page + totalField, concurrency 16)",
+                 "items: /data\nupstreamPaging: { style: page, size: \(Self.perPage), totalField: /total, concurrency: 16 }", 16),
+            ]
+            var report = "crawl of \(Self.pages) pages × \(Self.perPage) items, \(Self.latency) upstream latency, best and median of \(Self.runs):\n"
+            for (name, route, concurrency) in cases {
+                // ttl 0: every request is a miss that crawls the whole list again.
+                let yaml = gatewayYAML(
+                    upstream: upstream.baseURL + "/items",
+                    route: route + "\ncache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }")
+                let times = try await withGateway(yaml) { client, _ in
+                    var times: [Duration] = []
+                    for _ in 0..<Self.runs {
+                        let before = upstream.requestCount
+                        let start = ContinuousClock.now
+                        let response = try await client.execute(uri: "/objects?pageSize=1", method: .get)
+                        times.append(ContinuousClock.now - start)
+                        #expect(response.status == .ok)
+                        #expect(try response.json.paging["totalCount"] as? Int == elements.count)
+                        #expect(upstream.requestCount - before == Self.pages)
+                    }
+                    return times.sorted()
                 }
-                return times.sorted()
+                let ideal = Self.latency * (Double(Self.pages) / Double(concurrency))
+                let best = times[0]
+                let median = times[times.count / 2]
+                report += "  \(name): best \(Self.ms(best)) ms, median \(Self.ms(median)) ms; ideal \(Self.ms(ideal)) ms; "
+                report += "best/ideal \(String(format: "%.2f", best / ideal))×\n"
             }
-            let ideal = Self.latency * (Double(Self.pages) / Double(concurrency))
-            let best = times[0]
-            let median = times[times.count / 2]
-            report += "  \(name): best \(Self.ms(best)) ms, median \(Self.ms(median)) ms; ideal \(Self.ms(ideal)) ms; "
-            report += "best/ideal \(String(format: "%.2f", best / ideal))×\n"
+            print(report)
         }
-        print(report)
     }
 
     static func ms(_ duration: Duration) -> Int {

@@ -12,147 +12,147 @@ import Testing
     // MARK: - Where next links may lead
 
     @Test func foreignOriginNextLinkIsRefusedBeforeAnythingIsSent() async throws {
-        let foreign = try await TestUpstream.start { _ in .json("[]") }
-        defer { Task { await foreign.stop() } }
-        let paged = PagedUpstream(count: 100, style: .linkHeader)
-        let upstream = try await TestUpstream.start { _ in .json("[]") }
-        defer { Task { await upstream.stop() } }
-        let targets = [
-            "\(foreign.baseURL)/items?page=3",  // same host, other port
-            "http://localhost:\(upstream.port)/items?page=3",  // other host, same port
-            "https://127.0.0.1:\(upstream.port)/items?page=3",  // other scheme
-        ]
-        for target in targets {
-            let before = upstream.requestCount
-            upstream.setHandler { request in
-                var reply = paged.reply(request)
-                if paged.pageIndex(request) == 1 { reply.headers = reply.headers.filter { $0.0 != "Link" } + [("Link", "<\(target)>; rel=\"next\"")] }
-                return reply
+        return try await withTestUpstream({ _ in .json("[]") }) { foreign in
+            let paged = PagedUpstream(count: 100, style: .linkHeader)
+            return try await withTestUpstream({ _ in .json("[]") }) { upstream in
+                let targets = [
+                    "\(foreign.baseURL)/items?page=3",  // same host, other port
+                    "http://localhost:\(upstream.port)/items?page=3",  // other host, same port
+                    "https://127.0.0.1:\(upstream.port)/items?page=3",  // other scheme
+                ]
+                for target in targets {
+                    let before = upstream.requestCount
+                    upstream.setHandler { request in
+                        var reply = paged.reply(request)
+                        if paged.pageIndex(request) == 1 { reply.headers = reply.headers.filter { $0.0 != "Link" } + [("Link", "<\(target)>; rel=\"next\"")] }
+                        return reply
+                    }
+                    try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+                        let response = try await client.execute(uri: "/objects", method: .get)
+                        #expect(response.status == .badGateway, "\(target)")
+                        #expect(try problemCode(response) == "upstream-crawl-foreign-origin")
+                        #expect(!response.text.contains("127.0.0.1"), "client answers never name upstream hosts")
+                    }
+                    #expect(upstream.requestCount - before == 2, "pages 1 and 2 only")
+                }
+                #expect(foreign.requestCount == 0)
             }
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
-                let response = try await client.execute(uri: "/objects", method: .get)
-                #expect(response.status == .badGateway, "\(target)")
-                #expect(try problemCode(response) == "upstream-crawl-foreign-origin")
-                #expect(!response.text.contains("127.0.0.1"), "client answers never name upstream hosts")
-            }
-            #expect(upstream.requestCount - before == 2, "pages 1 and 2 only")
         }
-        #expect(foreign.requestCount == 0)
     }
 
     @Test(arguments: ["/items?page=2", "/items", "/items?page=1#again"])
     func repeatedNextLinkIsALoop(target: String) async throws {
         let paged = PagedUpstream(count: 100, style: .nextField)
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             guard paged.pageIndex(request) == 2 else { return paged.reply(request) }
             return .json(#"{"items":[{"id":"x"}],"next":"\#(target)"}"#)
+        }) { upstream in
+            // The configured URL names page 1 explicitly, as a link back to it would.
+            let base = target == "/items" ? "/items" : "/items?page=1"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + base, route: paged.routeKeys())) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway)
+                #expect(try problemCode(response) == "upstream-crawl-loop")
+            }
+            #expect(upstream.requestCount == 3)
         }
-        defer { Task { await upstream.stop() } }
-        // The configured URL names page 1 explicitly, as a link back to it would.
-        let base = target == "/items" ? "/items" : "/items?page=1"
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + base, route: paged.routeKeys())) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway)
-            #expect(try problemCode(response) == "upstream-crawl-loop")
-        }
-        #expect(upstream.requestCount == 3)
     }
 
     @Test func unusableNextFieldFailsTheFill() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(#"{"items":[1,2],"next":42}"#) }
-        defer { Task { await upstream.stop() } }
-        let paged = PagedUpstream(count: 0, style: .nextField)
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway)
+        try await withTestUpstream({ _ in .json(#"{"items":[1,2],"next":42}"#) }) { upstream in
+            let paged = PagedUpstream(count: 0, style: .nextField)
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway)
+            }
+            #expect(upstream.requestCount == 1)
         }
-        #expect(upstream.requestCount == 1)
     }
 
     // MARK: - How far
 
     @Test func moreThanMaxPagesFails() async throws {
         let paged = PagedUpstream(count: 100, style: .linkHeader)  // 5 pages
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway)
-            #expect(try problemCode(response) == "upstream-crawl-too-many-pages")
-        }
-        #expect(upstream.requestCount == 4)
-        upstream.setHandler { paged.reply($0) }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 5"))) { client, _ in
-            let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-            #expect(response.status == .ok)
-            expectSameItems(try rawItems(response.text), paged.elements)
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway)
+                #expect(try problemCode(response) == "upstream-crawl-too-many-pages")
+            }
+            #expect(upstream.requestCount == 4)
+            upstream.setHandler { paged.reply($0) }
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 5"))) { client, _ in
+                let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                #expect(response.status == .ok)
+                expectSameItems(try rawItems(response.text), paged.elements)
+            }
         }
     }
 
     @Test func totalNeedingMoreThanMaxPagesFailsAfterTheFirstPage() async throws {
         let paged = PagedUpstream(count: 100, style: .offset, total: true)
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway)
-            #expect(try problemCode(response) == "upstream-crawl-too-many-pages")
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway)
+                #expect(try problemCode(response) == "upstream-crawl-too-many-pages")
+            }
+            #expect(upstream.requestCount == 1)
         }
-        #expect(upstream.requestCount == 1)
     }
 
     @Test(arguments: [(total: 95, pages: 5), (total: 101, pages: 6), (total: 19, pages: 1)])
     func totalThatDisagreesWithTheItemsFails(claim: (total: Int, pages: Int)) async throws {
         let paged = PagedUpstream(count: 100, style: .page(first: 1))
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             var reply = paged.reply(request)
             let text = String(decoding: reply.body, as: UTF8.self)
             reply.body = Array((text.dropLast() + #","total":\#(claim.total)}"#).utf8)
             reply.headers = reply.headers.filter { $0.0 != "Content-Length" }
             return reply
+        }) { upstream in
+            let route = "items: /data\nupstreamPaging: { style: page, totalField: /total }"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: route)) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway)
+                #expect(try problemCode(response) == "upstream-total-mismatch")
+            }
+            #expect(upstream.requestCount == claim.pages)
         }
-        defer { Task { await upstream.stop() } }
-        let route = "items: /data\nupstreamPaging: { style: page, totalField: /total }"
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: route)) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway)
-            #expect(try problemCode(response) == "upstream-total-mismatch")
-        }
-        #expect(upstream.requestCount == claim.pages)
     }
 
     @Test func crawlTimeoutIs504() async throws {
         let paged = PagedUpstream(count: 400, style: .linkHeader)  // 20 pages, 100 ms each
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             var reply = paged.reply(request)
             reply.delay = .milliseconds(100)
             return reply
+        }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { crawlTimeout: 350ms }")
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .gatewayTimeout)
+                #expect(try problemCode(response) == "upstream-crawl-timeout")
+                #expect(response.header("Cache-Status") == "folio; fwd=miss; fwd-status=504")
+            }
+            #expect(upstream.headCount < paged.expectedRequests)
         }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { crawlTimeout: 350ms }")
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .gatewayTimeout)
-            #expect(try problemCode(response) == "upstream-crawl-timeout")
-            #expect(response.header("Cache-Status") == "folio; fwd=miss; fwd-status=504")
-        }
-        #expect(upstream.headCount < paged.expectedRequests)
     }
 
     // MARK: - Failing pages
 
     @Test func firstPageErrorIsPassedThrough() async throws {
-        let upstream = try await TestUpstream.start { _ in .text("no such list", status: 404, headers: [("X-Legacy", "1")]) }
-        defer { Task { await upstream.stop() } }
-        let paged = PagedUpstream(count: 0, style: .linkHeader)
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .notFound)
-            #expect(response.text == "no such list")
-            #expect(response.header("X-Legacy") == "1")
+        try await withTestUpstream({ _ in .text("no such list", status: 404, headers: [("X-Legacy", "1")]) }) { upstream in
+            let paged = PagedUpstream(count: 0, style: .linkHeader)
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .notFound)
+                #expect(response.text == "no such list")
+                #expect(response.header("X-Legacy") == "1")
+            }
+            #expect(upstream.requestCount == 1)
         }
-        #expect(upstream.requestCount == 1)
     }
 
     /// A later page failing in any way fails the whole fill with 502, however the crawl runs.
@@ -171,7 +171,7 @@ import Testing
     }
 
     private func expectFailingPage(_ fault: PageFault, paged: PagedUpstream) async throws {
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             var reply = paged.reply(request)
             guard paged.pageIndex(request) == 2 else { return reply }
             switch fault {
@@ -184,18 +184,18 @@ import Testing
             case .timeout: reply.delay = .seconds(30)
             }
             return reply
-        }
-        defer { Task { await upstream.stop() } }
-        // Generous for the healthy pages of a loaded test machine; the slow page never answers in time.
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { upstreamTimeout: 2s }")
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway, "\(fault)")
-            #expect(try problemCode(response) == "upstream-page-failed")
-            let detail = try response.json["detail"] as? String ?? ""
-            #expect(detail.hasPrefix("Page 3"), "\(detail)")
-            if fault == .status { #expect(detail == "Page 3 answered 500.") }
+        }) { upstream in
+            // Generous for the healthy pages of a loaded test machine; the slow page never answers in time.
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { upstreamTimeout: 2s }")
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway, "\(fault)")
+                #expect(try problemCode(response) == "upstream-page-failed")
+                let detail = try response.json["detail"] as? String ?? ""
+                #expect(detail.hasPrefix("Page 3"), "\(detail)")
+                if fault == .status { #expect(detail == "Page 3 answered 500.") }
+            }
         }
     }
 
@@ -204,15 +204,15 @@ import Testing
     @Test(arguments: [PagedUpstream.Style.linkHeader, .offset])
     func maxItemsCountsEveryPage(style: PagedUpstream.Style) async throws {
         let paged = PagedUpstream(count: 60, style: style, total: style.isStepping)
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        for (maxItems, status) in [(59, 502), (60, 200)] {
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { maxItems: \(maxItems) }")
-            try await withGateway(yaml) { client, _ in
-                let response = try await client.execute(uri: "/objects", method: .get)
-                #expect(response.status.code == status)
-                if status == 502 { #expect(try problemCode(response) == "upstream-limit-exceeded") }
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            for (maxItems, status) in [(59, 502), (60, 200)] {
+                let yaml = gatewayYAML(
+                    upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { maxItems: \(maxItems) }")
+                try await withGateway(yaml) { client, _ in
+                    let response = try await client.execute(uri: "/objects", method: .get)
+                    #expect(response.status.code == status)
+                    if status == 502 { #expect(try problemCode(response) == "upstream-limit-exceeded") }
+                }
             }
         }
     }
@@ -220,18 +220,18 @@ import Testing
     @Test(arguments: [PagedUpstream.Style.nextField, .page(first: 1)])
     func maxUpstreamBytesCountsEveryPage(style: PagedUpstream.Style) async throws {
         let paged = PagedUpstream(count: 100, style: style, total: style.isStepping)
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        // Every page fits on its own, all of them together do not.
-        let pageBytes = paged.reply(TestUpstream.Recorded(method: "GET", path: "/items", query: nil, headers: [], body: []))
-            .body.count
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL + "/items", route: paged.routeKeys(),
-            top: "limits: { maxUpstreamBytes: \(pageBytes * 3)B }")
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(response.status == .badGateway)
-            #expect(try ["upstream-limit-exceeded", "upstream-body-too-large"].contains(problemCode(response)))
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            // Every page fits on its own, all of them together do not.
+            let pageBytes = paged.reply(TestUpstream.Recorded(method: "GET", path: "/items", query: nil, headers: [], body: []))
+                .body.count
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/items", route: paged.routeKeys(),
+                top: "limits: { maxUpstreamBytes: \(pageBytes * 3)B }")
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(response.status == .badGateway)
+                #expect(try ["upstream-limit-exceeded", "upstream-body-too-large"].contains(problemCode(response)))
+            }
         }
     }
 
@@ -239,66 +239,66 @@ import Testing
 
     @Test func concurrentColdClientsCauseOneCrawl() async throws {
         let paged = PagedUpstream(count: 150, style: .linkHeader)
-        let upstream = try await TestUpstream.start { request in
+        return try await withTestUpstream({ request in
             var reply = paged.reply(request)
             reply.delay = .milliseconds(20)
             return reply
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
-            let statuses = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-                        return (Int(response.status.code), try rawItems(response.text))
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+                let statuses = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                            return (Int(response.status.code), try rawItems(response.text))
+                        }
                     }
+                    return try await group.reduce(into: []) { $0.append($1) }
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                #expect(statuses.count == 8)
+                #expect(statuses.allSatisfy { $0.0 == 200 && $0.1 == paged.elements })
             }
-            #expect(statuses.count == 8)
-            #expect(statuses.allSatisfy { $0.0 == 200 && $0.1 == paged.elements })
+            #expect(upstream.requestCount == paged.expectedRequests)
         }
-        #expect(upstream.requestCount == paged.expectedRequests)
     }
 
     @Test func failedCrawlNeverReplacesAGoodSnapshot() async throws {
         let paged = PagedUpstream(count: 100, style: .linkHeader)
         let failing = Mutex(false)
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             if failing.withLock({ $0 }), paged.pageIndex(request) == 3 { return .text("down", status: 503) }
             return paged.reply(request)
-        }
-        defer { Task { await upstream.stop() } }
-        let route = paged.routeKeys() + "\ncache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 5m }"
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: route)) { client, _ in
-            let good = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-            let token = try #require(good.json.paging["snapshot"] as? String)
-            failing.withLock { $0 = true }
-            let stale = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-            #expect(stale.status == .ok)
-            #expect(stale.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=502; ttl=-") == true)
-            #expect(try stale.json.paging["snapshot"] as? String == token)
-            expectSameItems(try rawItems(stale.text), paged.elements)
+        }) { upstream in
+            let route = paged.routeKeys() + "\ncache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 5m }"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: route)) { client, _ in
+                let good = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                let token = try #require(good.json.paging["snapshot"] as? String)
+                failing.withLock { $0 = true }
+                let stale = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                #expect(stale.status == .ok)
+                #expect(stale.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=502; ttl=-") == true)
+                #expect(try stale.json.paging["snapshot"] as? String == token)
+                expectSameItems(try rawItems(stale.text), paged.elements)
+            }
         }
     }
 
     @Test func everyPageCarriesTheVariantAndCredentialHeaders() async throws {
         let paged = PagedUpstream(count: 100, style: .offset, total: true)
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        let route = paged.routeKeys() + "\nvary: [X-Tenant]\nauthorized: perCredential"
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: route)) { client, _ in
-            let response = try await client.execute(
-                uri: "/objects", method: .get,
-                headers: [.authorization: "Bearer t0k3n", .init("X-Tenant")!: "acme", .init("X-Other")!: "no"])
-            #expect(response.status == .ok)
-        }
-        #expect(upstream.requestCount == 5)
-        for request in upstream.requests {
-            #expect(request.header("Authorization") == "Bearer t0k3n")
-            #expect(request.header("X-Tenant") == "acme")
-            #expect(request.header("X-Other") == nil)
-            #expect(request.header("Accept") == "application/json")
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            let route = paged.routeKeys() + "\nvary: [X-Tenant]\nauthorized: perCredential"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: route)) { client, _ in
+                let response = try await client.execute(
+                    uri: "/objects", method: .get,
+                    headers: [.authorization: "Bearer t0k3n", .init("X-Tenant")!: "acme", .init("X-Other")!: "no"])
+                #expect(response.status == .ok)
+            }
+            #expect(upstream.requestCount == 5)
+            for request in upstream.requests {
+                #expect(request.header("Authorization") == "Bearer t0k3n")
+                #expect(request.header("X-Tenant") == "acme")
+                #expect(request.header("X-Other") == nil)
+                #expect(request.header("Accept") == "application/json")
+            }
         }
     }
 
@@ -307,7 +307,7 @@ import Testing
     @Test func connectionPoolIsSizedForConcurrency() async throws {
         let paged = PagedUpstream(count: 17 * 20, style: .page(first: 1), total: true)
         let waiting = NIOLockedValueBox((now: 0, most: 0))
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             guard paged.pageIndex(request) > 0 else { return paged.reply(request) }
             waiting.withLockedValue { $0.now += 1; $0.most = max($0.most, $0.now) }
             // Released when all 16 are here; the deadline only ends a failing run.
@@ -316,17 +316,17 @@ import Testing
                 try? await Task.sleep(for: .milliseconds(5))
             }
             return paged.reply(request)
+        }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("concurrency: 16"))
+            let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
+            #expect(Gateway.upstreamSettings(for: configuration).maxConnectionsPerHost == 16)
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                #expect(response.status == .ok)
+                expectSameItems(try rawItems(response.text), paged.elements)
+            }
+            #expect(waiting.withLockedValue { $0.most } == 16)
         }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("concurrency: 16"))
-        let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
-        #expect(Gateway.upstreamSettings(for: configuration).maxConnectionsPerHost == 16)
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-            #expect(response.status == .ok)
-            expectSameItems(try rawItems(response.text), paged.elements)
-        }
-        #expect(waiting.withLockedValue { $0.most } == 16)
     }
 
     private func problemCode(_ response: TestResponse) throws -> String? {

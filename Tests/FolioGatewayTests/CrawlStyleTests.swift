@@ -28,30 +28,30 @@ import Testing
     func parallelPagesAnsweringOutOfOrderKeepUpstreamOrder(style: PagedUpstream.Style) async throws {
         let paged = PagedUpstream(count: 40 * 20 + 11, style: style, total: true)
         let inFlight = NIOLockedValueBox((now: 0, most: 0))
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             inFlight.withLockedValue { $0.now += 1; $0.most = max($0.most, $0.now) }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...25)))
             inFlight.withLockedValue { $0.now -= 1 }
             return paged.reply(request)
-        }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL + paged.path, route: paged.routeKeys("concurrency: 4"))
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-            #expect(response.status == .ok)
-            #expect(try response.json.paging["totalCount"] as? Int == paged.elements.count)
-            var items = try rawItems(response.text)
-            var offset = 500
-            while offset < paged.elements.count {
-                let next = try await client.execute(uri: "/objects?pageSize=500&offset=\(offset)", method: .get)
-                items += try rawItems(next.text)
-                offset += 500
+        }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL + paged.path, route: paged.routeKeys("concurrency: 4"))
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                #expect(response.status == .ok)
+                #expect(try response.json.paging["totalCount"] as? Int == paged.elements.count)
+                var items = try rawItems(response.text)
+                var offset = 500
+                while offset < paged.elements.count {
+                    let next = try await client.execute(uri: "/objects?pageSize=500&offset=\(offset)", method: .get)
+                    items += try rawItems(next.text)
+                    offset += 500
+                }
+                expectSameItems(items, paged.elements)
             }
-            expectSameItems(items, paged.elements)
+            #expect(upstream.requestCount == paged.expectedRequests)
+            #expect(inFlight.withLockedValue { $0.most } <= 4)
+            #expect(Set(upstream.requests.map(paged.pageIndex)) == Set(0..<paged.expectedRequests))
         }
-        #expect(upstream.requestCount == paged.expectedRequests)
-        #expect(inFlight.withLockedValue { $0.most } <= 4)
-        #expect(Set(upstream.requests.map(paged.pageIndex)) == Set(0..<paged.expectedRequests))
     }
 
     /// `size` is only a request: an upstream that caps its pages lower is still crawled to the end.
@@ -62,43 +62,43 @@ import Testing
 
     @Test func nextFieldFollowsAbsoluteLinksWithinTheOrigin() async throws {
         var paged = PagedUpstream(count: 45, style: .nextField)
-        let upstream = try await TestUpstream.start { _ in .text("not yet", status: 503) }
-        defer { Task { await upstream.stop() } }
-        paged.linkBase = upstream.baseURL
-        upstream.setHandler { [paged] in paged.reply($0) }
-        try await expectCrawl(paged, on: upstream)
+        try await withTestUpstream({ _ in .text("not yet", status: 503) }) { upstream in
+            paged.linkBase = upstream.baseURL
+            upstream.setHandler { [paged] in paged.reply($0) }
+            try await expectCrawl(paged, on: upstream)
+        }
     }
 
     @Test func linkHeaderFollowsAbsoluteLinksWithinTheOrigin() async throws {
         var paged = PagedUpstream(count: 45, style: .linkHeader)
-        let upstream = try await TestUpstream.start { _ in .text("not yet", status: 503) }
-        defer { Task { await upstream.stop() } }
-        paged.linkBase = upstream.baseURL
-        upstream.setHandler { [paged] in paged.reply($0) }
-        try await expectCrawl(paged, on: upstream)
+        try await withTestUpstream({ _ in .text("not yet", status: 503) }) { upstream in
+            paged.linkBase = upstream.baseURL
+            upstream.setHandler { [paged] in paged.reply($0) }
+            try await expectCrawl(paged, on: upstream)
+        }
     }
 
     /// Stepping styles keep the configured query (e.g. forwarded parameters) and replace only
     /// their own parameters.
     @Test func steppingKeepsOtherQueryParameters() async throws {
         let paged = PagedUpstream(count: 45, style: .page(first: 1))
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL + paged.path + "?kind=x&page=9", route: paged.routeKeys())
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
-            expectSameItems(try rawItems(response.text), paged.elements)
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + paged.path + "?kind=x&page=9", route: paged.routeKeys())
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
+                expectSameItems(try rawItems(response.text), paged.elements)
+            }
+            #expect(upstream.requests.map(\.query) == (1...3).map { "kind=x&page=\($0)&per_page=100" })
         }
-        #expect(upstream.requests.map(\.query) == (1...3).map { "kind=x&page=\($0)&per_page=100" })
     }
 
     // MARK: - Helpers
 
     private func expectCrawl(_ paged: PagedUpstream, extra: String = "") async throws {
-        let upstream = try await TestUpstream.start { paged.reply($0) }
-        defer { Task { await upstream.stop() } }
-        try await expectCrawl(paged, on: upstream, extra: extra)
+        try await withTestUpstream({ paged.reply($0) }) { upstream in
+            try await expectCrawl(paged, on: upstream, extra: extra)
+        }
     }
 
     /// Fetches the whole list through a gateway and compares it with the upstream's items.

@@ -19,49 +19,49 @@ import Testing
 
     @Test func maxAgeIsReusedUntilItExpiresWithAge() async throws {
         let clock = TestClock()
-        let upstream = try await TestUpstream.start { _ in Self.reply([("Cache-Control", "max-age=100")]) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
-            let first = try await client.execute(uri: "/objects", method: .get)
-            #expect(first.header("Cache-Status") == "folio; fwd=miss; stored")
-            clock.advance(.seconds(30))
-            let hit = try await client.execute(uri: "/objects", method: .get)
-            #expect(hit.header("Cache-Status") == "folio; hit; ttl=70")
-            #expect(hit.header("Age") == "30")
-            clock.advance(.seconds(71))
-            let expired = try await client.execute(uri: "/objects", method: .get)
-            #expect(expired.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
-            #expect(upstream.requestCount == 2)
+        try await withTestUpstream({ _ in Self.reply([("Cache-Control", "max-age=100")]) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
+                let first = try await client.execute(uri: "/objects", method: .get)
+                #expect(first.header("Cache-Status") == "folio; fwd=miss; stored")
+                clock.advance(.seconds(30))
+                let hit = try await client.execute(uri: "/objects", method: .get)
+                #expect(hit.header("Cache-Status") == "folio; hit; ttl=70")
+                #expect(hit.header("Age") == "30")
+                clock.advance(.seconds(71))
+                let expired = try await client.execute(uri: "/objects", method: .get)
+                #expect(expired.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
+                #expect(upstream.requestCount == 2)
+            }
         }
     }
 
     @Test func sMaxAgeWinsOverMaxAgeAndTTLIsTheFallback() async throws {
         let clock = TestClock()
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             request.path == "/plain" ? Self.reply([]) : Self.reply([("Cache-Control", "max-age=10, s-maxage=200")])
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
-            _ = try await client.execute(uri: "/objects", method: .get)
-            clock.advance(.seconds(100))
-            #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=100")
-        }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/plain", route: Self.noStale), now: clock.now) { client, _ in
-            _ = try await client.execute(uri: "/objects", method: .get)
-            clock.advance(.seconds(45))
-            #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=15")
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                clock.advance(.seconds(100))
+                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=100")
+            }
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/plain", route: Self.noStale), now: clock.now) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                clock.advance(.seconds(45))
+                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=15")
+            }
         }
     }
 
     @Test(arguments: ["max-age=abc", "max-age=-5", "s-maxage=1.5"])
     func invalidDirectivesAreNotFresh(_ directive: String) async throws {
-        let upstream = try await TestUpstream.start { _ in Self.reply([("Cache-Control", directive)]) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
-            _ = try await client.execute(uri: "/objects", method: .get)
-            let second = try await client.execute(uri: "/objects", method: .get)
-            #expect(second.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
-            #expect(upstream.requestCount == 2)
+        try await withTestUpstream({ _ in Self.reply([("Cache-Control", directive)]) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                let second = try await client.execute(uri: "/objects", method: .get)
+                #expect(second.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
+                #expect(upstream.requestCount == 2)
+            }
         }
     }
 
@@ -69,88 +69,88 @@ import Testing
         ("Cache-Control", "no-store"), ("Cache-Control", "private"), ("Set-Cookie", "a=1"), ("Vary", "*"),
     ])
     func uncacheableAnswersAreNeverStored(_ header: (String, String)) async throws {
-        let upstream = try await TestUpstream.start { _ in Self.reply([header]) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
-            for _ in 0..<3 {
-                let response = try await client.execute(uri: "/objects", method: .get)
-                #expect(response.status == .ok)
-                #expect(response.header("Cache-Status") == "folio; fwd=uri-miss")
-                #expect(try response.json.paging["snapshot"] is String, "uncached answers still carry a token")
+        try await withTestUpstream({ _ in Self.reply([header]) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
+                for _ in 0..<3 {
+                    let response = try await client.execute(uri: "/objects", method: .get)
+                    #expect(response.status == .ok)
+                    #expect(response.header("Cache-Status") == "folio; fwd=uri-miss")
+                    #expect(try response.json.paging["snapshot"] is String, "uncached answers still carry a token")
+                }
+                #expect(upstream.requestCount == 3)
             }
-            #expect(upstream.requestCount == 3)
         }
     }
 
     @Test func noCacheIsStoredButRevalidatedEveryTime() async throws {
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             if request.header("If-None-Match") == "\"v1\"" { return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\"")]) }
             return Self.reply([("Cache-Control", "no-cache"), ("ETag", "\"v1\"")])
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
-            _ = try await client.execute(uri: "/objects", method: .get)
-            let again = try await client.execute(uri: "/objects", method: .get)
-            #expect(again.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=304; ttl=") == true)
-            #expect(upstream.requestCount == 2)
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                let again = try await client.execute(uri: "/objects", method: .get)
+                #expect(again.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=304; ttl=") == true)
+                #expect(upstream.requestCount == 2)
+            }
         }
     }
 
     @Test func staleListsAreRevalidatedWith304KeepingTheToken() async throws {
         let clock = TestClock()
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             if request.header("If-None-Match") == "\"v1\"" {
                 return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=50")])
             }
             return Self.reply([("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("Last-Modified", "Sat, 21 Nov 2026 10:00:00 GMT")])
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
-            let first = try await client.execute(uri: "/objects", method: .get)
-            let token = try first.json.paging["snapshot"] as? String
-            clock.advance(.seconds(20))
-            let revalidated = try await client.execute(uri: "/objects", method: .get)
-            #expect(revalidated.header("Cache-Status") == "folio; fwd=stale; fwd-status=304; ttl=50")
-            #expect(try revalidated.json.paging["snapshot"] as? String == token)
-            let conditional = try #require(upstream.requests.last)
-            #expect(conditional.header("If-None-Match") == "\"v1\"")
-            #expect(conditional.header("If-Modified-Since") == "Sat, 21 Nov 2026 10:00:00 GMT")
-            clock.advance(.seconds(10))
-            #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=40")
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
+                let first = try await client.execute(uri: "/objects", method: .get)
+                let token = try first.json.paging["snapshot"] as? String
+                clock.advance(.seconds(20))
+                let revalidated = try await client.execute(uri: "/objects", method: .get)
+                #expect(revalidated.header("Cache-Status") == "folio; fwd=stale; fwd-status=304; ttl=50")
+                #expect(try revalidated.json.paging["snapshot"] as? String == token)
+                let conditional = try #require(upstream.requests.last)
+                #expect(conditional.header("If-None-Match") == "\"v1\"")
+                #expect(conditional.header("If-Modified-Since") == "Sat, 21 Nov 2026 10:00:00 GMT")
+                clock.advance(.seconds(10))
+                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=40")
+            }
         }
     }
 
     @Test func staleWhileRevalidateServesAtOnceAndRefreshesOnce() async throws {
         let clock = TestClock()
         let version = Mutex("v1")
-        let upstream = try await TestUpstream.start { _ in
+        try await withTestUpstream({ _ in
             let tag = version.withLock { $0 }
             var reply = Self.reply([("Cache-Control", "max-age=10")], tag: tag)
             // The refresh answers slowly, so the stale answers below are served meanwhile.
             if tag == "v2" { reply.delay = .seconds(1) }
             return reply
-        }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 30s, staleIfError: 0s }")
-        try await withGateway(yaml, now: clock.now) { client, _ in
-            _ = try await client.execute(uri: "/objects", method: .get)
-            version.withLock { $0 = "v2" }
-            clock.advance(.seconds(15))
-            for _ in 0..<5 {
-                let stale = try await client.execute(uri: "/objects", method: .get)
-                #expect(stale.header("Cache-Status") == "folio; hit; ttl=-5")
-                #expect(try rawItems(stale.text).allSatisfy { $0.contains("\"v1\"") })
+        }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 30s, staleIfError: 0s }")
+            try await withGateway(yaml, now: clock.now) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                version.withLock { $0 = "v2" }
+                clock.advance(.seconds(15))
+                for _ in 0..<5 {
+                    let stale = try await client.execute(uri: "/objects", method: .get)
+                    #expect(stale.header("Cache-Status") == "folio; hit; ttl=-5")
+                    #expect(try rawItems(stale.text).allSatisfy { $0.contains("\"v1\"") })
+                }
+                #expect(await eventually { upstream.requestCount == 2 }, "one background refresh")
+                let deadline = ContinuousClock.now + .seconds(10)
+                var fresh = false
+                while !fresh, ContinuousClock.now < deadline {
+                    let response = try await client.execute(uri: "/objects", method: .get)
+                    fresh = try rawItems(response.text).allSatisfy { $0.contains("\"v2\"") }
+                    if !fresh { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(fresh, "the refreshed list replaces the stale one")
+                #expect(upstream.requestCount == 2)
             }
-            #expect(await eventually { upstream.requestCount == 2 }, "one background refresh")
-            let deadline = ContinuousClock.now + .seconds(10)
-            var fresh = false
-            while !fresh, ContinuousClock.now < deadline {
-                let response = try await client.execute(uri: "/objects", method: .get)
-                fresh = try rawItems(response.text).allSatisfy { $0.contains("\"v2\"") }
-                if !fresh { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(fresh, "the refreshed list replaces the stale one")
-            #expect(upstream.requestCount == 2)
         }
     }
 
@@ -158,7 +158,7 @@ import Testing
     func staleIfErrorThenTheErrorAfterTheWindow(_ fault: String) async throws {
         let clock = TestClock()
         let failing = Mutex(false)
-        let upstream = try await TestUpstream.start { _ in
+        try await withTestUpstream({ _ in
             guard failing.withLock({ $0 }) else { return Self.reply([("Cache-Control", "max-age=10")]) }
             switch fault {
             case "status": return .json("down", status: 503)
@@ -168,146 +168,146 @@ import Testing
                 return reply
             default: return .json("[1,2,")
             }
-        }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 0s, staleIfError: 60s }",
-            top: "limits:\n  upstreamTimeout: 2s")
-        let expectedStatus = ["status": 503, "timeout": 504, "badBody": 502][fault]!
-        try await withGateway(yaml, now: clock.now) { client, _ in
-            let good = try await client.execute(uri: "/objects", method: .get)
-            try #require(good.status == .ok)
-            let token = try good.json.paging["snapshot"] as? String
-            failing.withLock { $0 = true }
-            clock.advance(.seconds(40))
-            let stale = try await client.execute(uri: "/objects", method: .get)
-            #expect(stale.status == .ok)
-            #expect(try stale.json.paging["snapshot"] as? String == token)
-            #expect(stale.header("Cache-Status") == "folio; fwd=stale; fwd-status=\(expectedStatus); ttl=-30")
-            clock.advance(.seconds(40))
-            let error = try await client.execute(uri: "/objects", method: .get)
-            #expect(Int(error.status.code) == expectedStatus)
-            #expect(error.header("Cache-Status") == "folio; fwd=miss; fwd-status=\(expectedStatus)")
+        }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 0s, staleIfError: 60s }",
+                top: "limits:\n  upstreamTimeout: 2s")
+            let expectedStatus = ["status": 503, "timeout": 504, "badBody": 502][fault]!
+            try await withGateway(yaml, now: clock.now) { client, _ in
+                let good = try await client.execute(uri: "/objects", method: .get)
+                try #require(good.status == .ok)
+                let token = try good.json.paging["snapshot"] as? String
+                failing.withLock { $0 = true }
+                clock.advance(.seconds(40))
+                let stale = try await client.execute(uri: "/objects", method: .get)
+                #expect(stale.status == .ok)
+                #expect(try stale.json.paging["snapshot"] as? String == token)
+                #expect(stale.header("Cache-Status") == "folio; fwd=stale; fwd-status=\(expectedStatus); ttl=-30")
+                clock.advance(.seconds(40))
+                let error = try await client.execute(uri: "/objects", method: .get)
+                #expect(Int(error.status.code) == expectedStatus)
+                #expect(error.header("Cache-Status") == "folio; fwd=miss; fwd-status=\(expectedStatus)")
+            }
         }
     }
 
     @Test func hundredConcurrentColdRequestsMakeOneFetch() async throws {
-        let upstream = try await TestUpstream.start { _ in
+        try await withTestUpstream({ _ in
             var reply = Self.reply([], count: 200)
             reply.delay = .milliseconds(300)
             return reply
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-            let statuses = try await concurrentGets(client, (0..<100).map { "/objects?offset=\($0)" }).map(\.cacheStatus)
-            #expect(upstream.requestCount == 1)
-            #expect(statuses.count(where: { $0 == "folio; fwd=miss; stored" }) == 1)
-            #expect(statuses.count(where: { $0 == "folio; fwd=miss; collapsed" || $0?.hasPrefix("folio; hit") == true }) == 99)
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                let statuses = try await concurrentGets(client, (0..<100).map { "/objects?offset=\($0)" }).map(\.cacheStatus)
+                #expect(upstream.requestCount == 1)
+                #expect(statuses.count(where: { $0 == "folio; fwd=miss; stored" }) == 1)
+                #expect(statuses.count(where: { $0 == "folio; fwd=miss; collapsed" || $0?.hasPrefix("folio; hit") == true }) == 99)
+            }
         }
     }
 
     @Test func aFailingLeaderDoesNotSendItsWaitersUpstream() async throws {
-        let upstream = try await TestUpstream.start { _ in
+        try await withTestUpstream({ _ in
             var reply = TestUpstream.Reply.json("boom", status: 500)
             reply.delay = .seconds(1)
             return reply
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-            let answers = try await concurrentGets(client, Array(repeating: "/objects", count: 20))
-            #expect(answers.allSatisfy { $0.status == 500 })
-            #expect(answers.count(where: { $0.cacheStatus == "folio; fwd=miss; fwd-status=500" }) == 20)
-            // All 20 arrive while the one-second fill runs and share its failure.
-            #expect(upstream.requestCount == 1)
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                let answers = try await concurrentGets(client, Array(repeating: "/objects", count: 20))
+                #expect(answers.allSatisfy { $0.status == 500 })
+                #expect(answers.count(where: { $0.cacheStatus == "folio; fwd=miss; fwd-status=500" }) == 20)
+                // All 20 arrive while the one-second fill runs and share its failure.
+                #expect(upstream.requestCount == 1)
+            }
         }
     }
 
     @Test func perCredentialPartitionsAndSharedRoutes() async throws {
-        let upstream = try await TestUpstream.start { request in
+        try await withTestUpstream({ request in
             .json(#"[{"owner":"\#(request.header("Authorization") ?? "anonymous")"}]"#)
-        }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "authorized: perCredential")) { client, _ in
-            for user in ["alice", "bob", "alice", "bob"] {
-                let response = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: user])
-                #expect(try rawItems(response.text) == [#"{"owner":"\#(user)"}"#])
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "authorized: perCredential")) { client, _ in
+                for user in ["alice", "bob", "alice", "bob"] {
+                    let response = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: user])
+                    #expect(try rawItems(response.text) == [#"{"owner":"\#(user)"}"#])
+                }
+                let anonymous = try await client.execute(uri: "/objects", method: .get)
+                #expect(try rawItems(anonymous.text) == [#"{"owner":"anonymous"}"#])
+                #expect(upstream.requestCount == 3, "one fill per partition")
             }
-            let anonymous = try await client.execute(uri: "/objects", method: .get)
-            #expect(try rawItems(anonymous.text) == [#"{"owner":"anonymous"}"#])
-            #expect(upstream.requestCount == 3, "one fill per partition")
-        }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "authorized: shared")) { client, _ in
-            let before = upstream.requestCount
-            _ = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: "alice"])
-            let bob = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: "bob"])
-            #expect(try rawItems(bob.text) == [#"{"owner":"alice"}"#], "shared: one list for everyone")
-            #expect(upstream.requestCount == before + 1)
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "authorized: shared")) { client, _ in
+                let before = upstream.requestCount
+                _ = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: "alice"])
+                let bob = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: "bob"])
+                #expect(try rawItems(bob.text) == [#"{"owner":"alice"}"#], "shared: one list for everyone")
+                #expect(upstream.requestCount == before + 1)
+            }
         }
     }
 
     @Test func smallMaxBytesEvictsLeastRecentlyUsedLists() async throws {
-        let upstream = try await TestUpstream.start { request in .json(objectsBody(100, tag: request.path).body) }
-        defer { Task { await upstream.stop() } }
-        let yaml = listsYAML(upstream: upstream.baseURL, maxBytes: "40KiB")
-        try await withGateway(yaml) { client, server in
-            for id in 0..<20 {
-                let response = try await client.execute(uri: "/lists/\(id)", method: .get)
-                #expect(response.status == .ok)
+        try await withTestUpstream({ request in .json(objectsBody(100, tag: request.path).body) }) { upstream in
+            let yaml = listsYAML(upstream: upstream.baseURL, maxBytes: "40KiB")
+            try await withGateway(yaml) { client, server in
+                for id in 0..<20 {
+                    let response = try await client.execute(uri: "/lists/\(id)", method: .get)
+                    #expect(response.status == .ok)
+                }
+                let stats = await server.gateway.cache.statistics()
+                #expect(stats.bytes <= 40 * 1024)
+                #expect(stats.evictions > 0)
+                #expect(stats.snapshots < 20)
+                let before = upstream.requestCount
+                _ = try await client.execute(uri: "/lists/0", method: .get)
+                #expect(upstream.requestCount == before + 1, "the oldest list was evicted and is fetched again")
+                _ = try await client.execute(uri: "/lists/0", method: .get)
+                #expect(upstream.requestCount == before + 1)
             }
-            let stats = await server.gateway.cache.statistics()
-            #expect(stats.bytes <= 40 * 1024)
-            #expect(stats.evictions > 0)
-            #expect(stats.snapshots < 20)
-            let before = upstream.requestCount
-            _ = try await client.execute(uri: "/lists/0", method: .get)
-            #expect(upstream.requestCount == before + 1, "the oldest list was evicted and is fetched again")
-            _ = try await client.execute(uri: "/lists/0", method: .get)
-            #expect(upstream.requestCount == before + 1)
         }
     }
 
     @Test func aListLargerThanTheCacheIsServedButNotStored() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(objectsBody(500).body) }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL, top: "cache:\n  maxBytes: 1KiB")
-        try await withGateway(yaml) { client, server in
-            for _ in 0..<2 {
-                let response = try await client.execute(uri: "/objects", method: .get)
-                #expect(try response.json.paging["totalCount"] as? Int == 500)
-                #expect(response.header("Cache-Status") == "folio; fwd=uri-miss")
+        try await withTestUpstream({ _ in .json(objectsBody(500).body) }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL, top: "cache:\n  maxBytes: 1KiB")
+            try await withGateway(yaml) { client, server in
+                for _ in 0..<2 {
+                    let response = try await client.execute(uri: "/objects", method: .get)
+                    #expect(try response.json.paging["totalCount"] as? Int == 500)
+                    #expect(response.header("Cache-Status") == "folio; fwd=uri-miss")
+                }
+                #expect(upstream.requestCount == 2)
+                #expect(await server.gateway.cache.statistics().bytes == 0)
             }
-            #expect(upstream.requestCount == 2)
-            #expect(await server.gateway.cache.statistics().bytes == 0)
         }
     }
 
     @Test func purgeDropsTheRouteAndPinnedLinksKeepWorking() async throws {
         let version = Mutex("v1")
-        let upstream = try await TestUpstream.start { _ in .json(objectsBody(5, tag: version.withLock { $0 }).body) }
-        defer { Task { await upstream.stop() } }
-        let adminPort = Mutex<Int?>(nil)
-        let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(of: "admin: null", with: "admin: 127.0.0.1:0")
-        let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
-        let server = try buildApplication(
-            configuration: configuration, logger: .init(label: "test"),
-            onAdminListening: { port in adminPort.withLock { $0 = port } })
-        try await server.application.test(.live) { client in
-            let first = try await client.execute(uri: "/objects", method: .get)
-            let token = try #require(try first.json.paging["snapshot"] as? String)
-            #expect(await eventually { adminPort.withLock { $0 } != nil })
-            let port = try #require(adminPort.withLock { $0 })
-            version.withLock { $0 = "v2" }
-            var purge = HTTPClientRequest(url: "http://127.0.0.1:\(port)/purge?route=objects")
-            purge.method = .POST
-            let purged = try await HTTPClient.shared.execute(purge, timeout: .seconds(5))
-            #expect(purged.status == .noContent)
-            var unknown = HTTPClientRequest(url: "http://127.0.0.1:\(port)/purge?route=nope")
-            unknown.method = .POST
-            #expect(try await HTTPClient.shared.execute(unknown, timeout: .seconds(5)).status == .badRequest)
-            let after = try await client.execute(uri: "/objects", method: .get)
-            #expect(try rawItems(after.text).allSatisfy { $0.contains("\"v2\"") })
-            let pinned = try await client.execute(uri: "/objects?snapshot=\(token)", method: .get)
-            #expect(try rawItems(pinned.text).allSatisfy { $0.contains("\"v1\"") })
+        try await withTestUpstream({ _ in .json(objectsBody(5, tag: version.withLock { $0 }).body) }) { upstream in
+            let adminPort = Mutex<Int?>(nil)
+            let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(of: "admin: null", with: "admin: 127.0.0.1:0")
+            let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
+            let server = try buildApplication(
+                configuration: configuration, logger: .init(label: "test"),
+                onAdminListening: { port in adminPort.withLock { $0 = port } })
+            try await server.application.test(.live) { client in
+                let first = try await client.execute(uri: "/objects", method: .get)
+                let token = try #require(try first.json.paging["snapshot"] as? String)
+                #expect(await eventually { adminPort.withLock { $0 } != nil })
+                let port = try #require(adminPort.withLock { $0 })
+                version.withLock { $0 = "v2" }
+                var purge = HTTPClientRequest(url: "http://127.0.0.1:\(port)/purge?route=objects")
+                purge.method = .POST
+                let purged = try await HTTPClient.shared.execute(purge, timeout: .seconds(5))
+                #expect(purged.status == .noContent)
+                var unknown = HTTPClientRequest(url: "http://127.0.0.1:\(port)/purge?route=nope")
+                unknown.method = .POST
+                #expect(try await HTTPClient.shared.execute(unknown, timeout: .seconds(5)).status == .badRequest)
+                let after = try await client.execute(uri: "/objects", method: .get)
+                #expect(try rawItems(after.text).allSatisfy { $0.contains("\"v2\"") })
+                let pinned = try await client.execute(uri: "/objects?snapshot=\(token)", method: .get)
+                #expect(try rawItems(pinned.text).allSatisfy { $0.contains("\"v1\"") })
+            }
         }
     }
 }

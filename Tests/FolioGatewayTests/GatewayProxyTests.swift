@@ -9,121 +9,121 @@ import Testing
 /// SPEC 6 and 3.2: what reaches the upstream, what comes back, CORS.
 @Suite struct GatewayProxyTests {
     @Test func hostHeaderNeverReachesLinksOrUpstream() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(objectsBody(30).body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-            // One `Host` (AsyncHTTPClient sends the given one instead of its own); two would be a
-            // framing error (ContractReadingsTests).
-            let response = try await withHTTPClient { http in
-                try await http.answer(
-                    "http://127.0.0.1:\(try #require(client.port))/objects?pageSize=10",
-                    headers: [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("Forwarded", "host=evil.example")])
+        try await withTestUpstream({ _ in .json(objectsBody(30).body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                // One `Host` (AsyncHTTPClient sends the given one instead of its own); two would be a
+                // framing error (ContractReadingsTests).
+                let response = try await withHTTPClient { http in
+                    try await http.answer(
+                        "http://127.0.0.1:\(try #require(client.port))/objects?pageSize=10",
+                        headers: [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("Forwarded", "host=evil.example")])
+                }
+                #expect(response.status == 200)
+                #expect(!response.text.contains("evil.example"))
+                #expect(response.headers.first(name: "Link")?.contains("evil.example") == false)
+                let recorded = try #require(upstream.requests.first)
+                #expect(recorded.header("Host")?.contains("evil.example") == false)
+                #expect(recorded.header("X-Forwarded-Host") == nil)
+                #expect(recorded.header("Forwarded") == nil, "Forwarded is dropped from untrusted peers")
             }
-            #expect(response.status == 200)
-            #expect(!response.text.contains("evil.example"))
-            #expect(response.headers.first(name: "Link")?.contains("evil.example") == false)
-            let recorded = try #require(upstream.requests.first)
-            #expect(recorded.header("Host")?.contains("evil.example") == false)
-            #expect(recorded.header("X-Forwarded-Host") == nil)
-            #expect(recorded.header("Forwarded") == nil, "Forwarded is dropped from untrusted peers")
         }
     }
 
     @Test func publicBaseURLMakesAbsoluteLinks() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(objectsBody(30).body) }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
-            of: "  admin: null", with: "  admin: null\n  publicBaseURL: https://api.example.com")
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects?pageSize=10&q=a%20b", method: .get)
-            let next = try #require(try response.json.paging["next"] as? String)
-            #expect(next.hasPrefix("https://api.example.com/objects?q=a%20b&pageSize=10&offset=10&snapshot="))
+        try await withTestUpstream({ _ in .json(objectsBody(30).body) }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
+                of: "  admin: null", with: "  admin: null\n  publicBaseURL: https://api.example.com")
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects?pageSize=10&q=a%20b", method: .get)
+                let next = try #require(try response.json.paging["next"] as? String)
+                #expect(next.hasPrefix("https://api.example.com/objects?q=a%20b&pageSize=10&offset=10&snapshot="))
+            }
         }
     }
 
     @Test func forwardedForAndRequestID() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(objectsBody(3).body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")) { client, _ in
-            let response = try await client.execute(
-                uri: "/objects", method: .get,
-                headers: [.xForwardedFor: "6.6.6.6", .xRequestID: "abc-123"])
-            #expect(response.header("X-Request-ID") == "abc-123")
-            let recorded = try #require(upstream.requests.last)
-            let xff = try #require(recorded.header("X-Forwarded-For"))
-            #expect(!xff.contains("6.6.6.6"), "an untrusted peer's X-Forwarded-For is replaced")
-            #expect(recorded.header("X-Request-ID") == "abc-123")
-            let bad = try await client.execute(uri: "/objects", method: .get, headers: [.xRequestID: "no spaces allowed"])
-            let replaced = try #require(bad.header("X-Request-ID"))
-            #expect(replaced != "no spaces allowed" && !replaced.isEmpty)
+        try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")) { client, _ in
+                let response = try await client.execute(
+                    uri: "/objects", method: .get,
+                    headers: [.xForwardedFor: "6.6.6.6", .xRequestID: "abc-123"])
+                #expect(response.header("X-Request-ID") == "abc-123")
+                let recorded = try #require(upstream.requests.last)
+                let xff = try #require(recorded.header("X-Forwarded-For"))
+                #expect(!xff.contains("6.6.6.6"), "an untrusted peer's X-Forwarded-For is replaced")
+                #expect(recorded.header("X-Request-ID") == "abc-123")
+                let bad = try await client.execute(uri: "/objects", method: .get, headers: [.xRequestID: "no spaces allowed"])
+                let replaced = try #require(bad.header("X-Request-ID"))
+                #expect(replaced != "no spaces allowed" && !replaced.isEmpty)
+            }
         }
     }
 
     @Test func corsPreflightAndSimpleRequests() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(objectsBody(3).body) }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
-            of: "  admin: null", with: "  admin: null\n  cors:\n    allowOrigins: [\"https://app.example.com\"]")
-        try await withGateway(yaml) { client, _ in
-            let preflight = try await client.execute(
-                uri: "/objects", method: .options,
-                headers: [.origin: "https://app.example.com", .accessControlRequestMethod: "GET",
-                          .accessControlRequestHeaders: "X-Custom, Range"])
-            #expect(preflight.status == .noContent)
-            #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example.com")
-            #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, POST, PUT, PATCH, DELETE")
-            #expect(preflight.header("Access-Control-Allow-Headers") == "X-Custom, Range")
-            #expect(preflight.header("Access-Control-Max-Age") == "600")
-            #expect(preflight.header("Vary")?.contains("Origin") == true)
-            let foreign = try await client.execute(
-                uri: "/objects", method: .options,
-                headers: [.origin: "https://evil.example", .accessControlRequestMethod: "GET"])
-            #expect(foreign.status == .noContent)
-            #expect(foreign.header("Allow") != nil)
-            #expect(foreign.header("Access-Control-Allow-Origin") == nil)
-            let simple = try await client.execute(uri: "/objects", method: .get, headers: [.origin: "https://app.example.com"])
-            #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example.com")
-            #expect(upstream.requests.allSatisfy { $0.method == "GET" }, "preflights never reach the upstream")
+        try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
+                of: "  admin: null", with: "  admin: null\n  cors:\n    allowOrigins: [\"https://app.example.com\"]")
+            try await withGateway(yaml) { client, _ in
+                let preflight = try await client.execute(
+                    uri: "/objects", method: .options,
+                    headers: [.origin: "https://app.example.com", .accessControlRequestMethod: "GET",
+                              .accessControlRequestHeaders: "X-Custom, Range"])
+                #expect(preflight.status == .noContent)
+                #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example.com")
+                #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, POST, PUT, PATCH, DELETE")
+                #expect(preflight.header("Access-Control-Allow-Headers") == "X-Custom, Range")
+                #expect(preflight.header("Access-Control-Max-Age") == "600")
+                #expect(preflight.header("Vary")?.contains("Origin") == true)
+                let foreign = try await client.execute(
+                    uri: "/objects", method: .options,
+                    headers: [.origin: "https://evil.example", .accessControlRequestMethod: "GET"])
+                #expect(foreign.status == .noContent)
+                #expect(foreign.header("Allow") != nil)
+                #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+                let simple = try await client.execute(uri: "/objects", method: .get, headers: [.origin: "https://app.example.com"])
+                #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example.com")
+                #expect(upstream.requests.allSatisfy { $0.method == "GET" }, "preflights never reach the upstream")
+            }
         }
     }
 
     @Test func unmatchedPathsGoToTheFallbackUpstream() async throws {
-        let fallback = try await TestUpstream.start { request in .json(#"{"fallback":"\#(request.path)"}"#, status: 202) }
-        defer { Task { await fallback.stop() } }
-        let upstream = try await TestUpstream.start { _ in .json("[]") }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
-            of: "  admin: null", with: "  admin: null\n  fallbackUpstream: \(fallback.baseURL)")
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/other/thing?x=1", method: .get)
-            #expect(response.status == .accepted)
-            #expect(response.text == #"{"fallback":"/other/thing"}"#)
-            #expect(fallback.requests.first?.query == "x=1")
+        try await withTestUpstream({ request in .json(#"{"fallback":"\#(request.path)"}"#, status: 202) }) { fallback in
+            try await withTestUpstream({ _ in .json("[]") }) { upstream in
+                let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
+                    of: "  admin: null", with: "  admin: null\n  fallbackUpstream: \(fallback.baseURL)")
+                try await withGateway(yaml) { client, _ in
+                    let response = try await client.execute(uri: "/other/thing?x=1", method: .get)
+                    #expect(response.status == .accepted)
+                    #expect(response.text == #"{"fallback":"/other/thing"}"#)
+                    #expect(fallback.requests.first?.query == "x=1")
+                }
+            }
         }
     }
 
     @Test func pathPlaceholdersSelectUpstreamAndCacheKey() async throws {
-        let upstream = try await TestUpstream.start { request in .json(#"[{"path":"\#(request.path)"}]"#) }
-        defer { Task { await upstream.stop() } }
-        let yaml = """
-            server:
-              listen: 127.0.0.1:0
-              admin: null
-            routes:
-              - name: orders
-                path: /users/{id}/orders
-                upstream: \(upstream.baseURL)/legacy/{id}/orders
-            """
-        try await withGateway(yaml) { client, _ in
-            let a = try await client.execute(uri: "/users/a%20b/orders", method: .get)
-            #expect(try rawItems(a.text) == [#"{"path":"/legacy/a%20b/orders"}"#])
-            let b = try await client.execute(uri: "/users/7/orders", method: .get)
-            #expect(try rawItems(b.text) == [#"{"path":"/legacy/7/orders"}"#])
-            let dots = try await client.execute(uri: "/users/%2E%2E/orders", method: .get)
-            #expect(dots.status == .badRequest)
-            let slash = try await client.execute(uri: "/users/a%2Fb/orders", method: .get)
-            #expect(slash.status == .badRequest)
-            #expect(upstream.requestCount == 2)
+        try await withTestUpstream({ request in .json(#"[{"path":"\#(request.path)"}]"#) }) { upstream in
+            let yaml = """
+                server:
+                  listen: 127.0.0.1:0
+                  admin: null
+                routes:
+                  - name: orders
+                    path: /users/{id}/orders
+                    upstream: \(upstream.baseURL)/legacy/{id}/orders
+                """
+            try await withGateway(yaml) { client, _ in
+                let a = try await client.execute(uri: "/users/a%20b/orders", method: .get)
+                #expect(try rawItems(a.text) == [#"{"path":"/legacy/a%20b/orders"}"#])
+                let b = try await client.execute(uri: "/users/7/orders", method: .get)
+                #expect(try rawItems(b.text) == [#"{"path":"/legacy/7/orders"}"#])
+                let dots = try await client.execute(uri: "/users/%2E%2E/orders", method: .get)
+                #expect(dots.status == .badRequest)
+                let slash = try await client.execute(uri: "/users/a%2Fb/orders", method: .get)
+                #expect(slash.status == .badRequest)
+                #expect(upstream.requestCount == 2)
+            }
         }
     }
 }

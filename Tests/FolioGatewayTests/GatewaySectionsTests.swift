@@ -33,116 +33,116 @@ import Testing
 
     @Test func sectionIndexCountsOffsetsAndUrlsWalkEveryItemOnce() async throws {
         let (body, elements) = Self.body()
-        let upstream = try await TestUpstream.start { _ in .json(body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
-            let sorted = try await client.execute(uri: "/objects?pageSize=100", method: .get)
-            let order = try rawItems(sorted.text)
-            #expect(Set(order) == Set(elements))
-            // Folded: ÆLFRIC < ANDERS < ANNA < BELA < BOB …
-            #expect(Array(order.prefix(5)) == [12, 9, 2, 15, 7].map { elements[$0] })
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let sorted = try await client.execute(uri: "/objects?pageSize=100", method: .get)
+                let order = try rawItems(sorted.text)
+                #expect(Set(order) == Set(elements))
+                // Folded: ÆLFRIC < ANDERS < ANNA < BELA < BOB …
+                #expect(Array(order.prefix(5)) == [12, 9, 2, 15, 7].map { elements[$0] })
 
-            let index = try await client.execute(uri: "/objects?groupBy=alphabetical&metadataOnly&x=1", method: .get)
-            #expect(index.status == .ok)
-            let sections = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
-            let titles = sections.compactMap { $0["title"] as? String }
-            #expect(titles.last == "#")
-            #expect(titles.first == "A")
-            let counts = sections.compactMap { $0["count"] as? Int }
-            #expect(counts.reduce(0, +) == elements.count)
-            var expectedOffset = 0
-            var walked: [String] = []
-            for section in sections {
-                #expect(section["offset"] as? Int == expectedOffset)
-                let count = try #require(section["count"] as? Int)
-                let url = try #require(section["url"] as? String)
-                #expect(url.hasPrefix("/objects?x=1&beginsWith="))
-                #expect(url.contains("&snapshot="))
-                let page = try await client.execute(uri: url + "&pageSize=100", method: .get)
-                let items = try rawItems(page.text)
-                #expect(items.count == count, "section \(section["title"] ?? "")")
-                #expect(items == Array(order[expectedOffset..<expectedOffset + count]), "sections are contiguous in the sorted order")
-                walked += items
-                expectedOffset += count
+                let index = try await client.execute(uri: "/objects?groupBy=alphabetical&metadataOnly&x=1", method: .get)
+                #expect(index.status == .ok)
+                let sections = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
+                let titles = sections.compactMap { $0["title"] as? String }
+                #expect(titles.last == "#")
+                #expect(titles.first == "A")
+                let counts = sections.compactMap { $0["count"] as? Int }
+                #expect(counts.reduce(0, +) == elements.count)
+                var expectedOffset = 0
+                var walked: [String] = []
+                for section in sections {
+                    #expect(section["offset"] as? Int == expectedOffset)
+                    let count = try #require(section["count"] as? Int)
+                    let url = try #require(section["url"] as? String)
+                    #expect(url.hasPrefix("/objects?x=1&beginsWith="))
+                    #expect(url.contains("&snapshot="))
+                    let page = try await client.execute(uri: url + "&pageSize=100", method: .get)
+                    let items = try rawItems(page.text)
+                    #expect(items.count == count, "section \(section["title"] ?? "")")
+                    #expect(items == Array(order[expectedOffset..<expectedOffset + count]), "sections are contiguous in the sorted order")
+                    walked += items
+                    expectedOffset += count
+                }
+                #expect(walked == order)
+                let hash = sections.last?["url"] as? String
+                #expect(hash?.contains("beginsWith=%23") == true)
+                #expect(upstream.requestCount == 1, "sections, filters and sorts are cut from one snapshot")
             }
-            #expect(walked == order)
-            let hash = sections.last?["url"] as? String
-            #expect(hash?.contains("beginsWith=%23") == true)
-            #expect(upstream.requestCount == 1, "sections, filters and sorts are cut from one snapshot")
         }
     }
 
     @Test func beginsWithFoldsAndPagesWithLinksThatKeepIt() async throws {
         let (body, _) = Self.body()
-        let upstream = try await TestUpstream.start { _ in .json(body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
-            let e = try await client.execute(uri: "/objects?beginsWith=%C3%A9&pageSize=1", method: .get)
-            #expect(e.status == .ok)
-            let paging = try e.json.paging
-            #expect(paging["totalCount"] as? Int == 1, "only Émile starts with E")
-            let z = try await client.execute(uri: "/objects?beginsWith=z&pageSize=1&sort=-id", method: .get)
-            let zPaging = try z.json.paging
-            #expect(zPaging["totalCount"] as? Int == 2)
-            #expect(try rawItems(z.text).first?.contains("\"Zed\"") == true, "Zed (id 14) before zoë (id 1) in -id order")
-            let next = try #require(zPaging["next"] as? String)
-            #expect(next.hasPrefix("/objects?beginsWith=z&sort=-id&pageSize=1&offset=1&snapshot="))
-            let second = try await client.execute(uri: next, method: .get)
-            #expect(try rawItems(second.text).first?.contains("zoë") == true)
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let e = try await client.execute(uri: "/objects?beginsWith=%C3%A9&pageSize=1", method: .get)
+                #expect(e.status == .ok)
+                let paging = try e.json.paging
+                #expect(paging["totalCount"] as? Int == 1, "only Émile starts with E")
+                let z = try await client.execute(uri: "/objects?beginsWith=z&pageSize=1&sort=-id", method: .get)
+                let zPaging = try z.json.paging
+                #expect(zPaging["totalCount"] as? Int == 2)
+                #expect(try rawItems(z.text).first?.contains("\"Zed\"") == true, "Zed (id 14) before zoë (id 1) in -id order")
+                let next = try #require(zPaging["next"] as? String)
+                #expect(next.hasPrefix("/objects?beginsWith=z&sort=-id&pageSize=1&offset=1&snapshot="))
+                let second = try await client.execute(uri: next, method: .get)
+                #expect(try rawItems(second.text).first?.contains("zoë") == true)
+            }
         }
     }
 
     @Test func groupByFieldAndFilters() async throws {
         let (body, elements) = Self.body()
-        let upstream = try await TestUpstream.start { _ in .json(body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
-            let index = try await client.execute(uri: "/objects?groupBy=category&metadataOnly", method: .get)
-            let sections = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
-            #expect(sections.compactMap { $0["title"] as? String } == ["a", "b", "c"])
-            for section in sections {
-                let title = try #require(section["title"] as? String)
-                let url = try #require(section["url"] as? String)
-                #expect(url.hasPrefix("/objects?category=\(title)&snapshot="))
-                let page = try await client.execute(uri: url + "&pageSize=100", method: .get)
-                let expected = elements.filter { $0.contains("\"category\":\"\(title)\"") }
-                #expect(Set(try rawItems(page.text)) == Set(expected))
-                #expect(section["count"] as? Int == expected.count)
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let index = try await client.execute(uri: "/objects?groupBy=category&metadataOnly", method: .get)
+                let sections = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
+                #expect(sections.compactMap { $0["title"] as? String } == ["a", "b", "c"])
+                for section in sections {
+                    let title = try #require(section["title"] as? String)
+                    let url = try #require(section["url"] as? String)
+                    #expect(url.hasPrefix("/objects?category=\(title)&snapshot="))
+                    let page = try await client.execute(uri: url + "&pageSize=100", method: .get)
+                    let expected = elements.filter { $0.contains("\"category\":\"\(title)\"") }
+                    #expect(Set(try rawItems(page.text)) == Set(expected))
+                    #expect(section["count"] as? Int == expected.count)
+                }
+                let filtered = try await client.execute(uri: "/objects?category=b&sort=id&pageSize=100", method: .get)
+                #expect(try rawItems(filtered.text) == elements.filter { $0.contains("\"category\":\"b\"") })
             }
-            let filtered = try await client.execute(uri: "/objects?category=b&sort=id&pageSize=100", method: .get)
-            #expect(try rawItems(filtered.text) == elements.filter { $0.contains("\"category\":\"b\"") })
         }
     }
 
     @Test func descendingIsTheReverseForDistinctNames() async throws {
         let (body, elements) = Self.body()
-        let upstream = try await TestUpstream.start { _ in .json(body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
-            let up = try rawItems(try await client.execute(uri: "/objects?pageSize=100&sort=name", method: .get).text)
-            let down = try rawItems(try await client.execute(uri: "/objects?pageSize=100&sort=-name", method: .get).text)
-            let named = up.filter { $0.contains("\"name\":\"") }
-            #expect(Array(down.prefix(named.count)) == named.reversed(), "strings reversed, missing/null stay last")
-            #expect(up.count == elements.count && down.count == elements.count)
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let up = try rawItems(try await client.execute(uri: "/objects?pageSize=100&sort=name", method: .get).text)
+                let down = try rawItems(try await client.execute(uri: "/objects?pageSize=100&sort=-name", method: .get).text)
+                let named = up.filter { $0.contains("\"name\":\"") }
+                #expect(Array(down.prefix(named.count)) == named.reversed(), "strings reversed, missing/null stay last")
+                #expect(up.count == elements.count && down.count == elements.count)
+            }
         }
     }
 
     @Test func badSectionRequestsAre400() async throws {
         let (body, _) = Self.body()
-        let upstream = try await TestUpstream.start { _ in .json(body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
-            for uri in [
-                "/objects?sort=price", "/objects?groupBy=alphabetical", "/objects?groupBy=price&metadataOnly",
-                "/objects?beginsWith=Ab", "/objects?beginsWith=",
-            ] {
-                let response = try await client.execute(uri: uri, method: .get)
-                #expect(response.status == .badRequest, "\(uri)")
-                #expect(response.header("Content-Type") == "application/problem+json")
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                for uri in [
+                    "/objects?sort=price", "/objects?groupBy=alphabetical", "/objects?groupBy=price&metadataOnly",
+                    "/objects?beginsWith=Ab", "/objects?beginsWith=",
+                ] {
+                    let response = try await client.execute(uri: uri, method: .get)
+                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(response.header("Content-Type") == "application/problem+json")
+                }
+                let sortError = try await client.execute(uri: "/objects?sort=price", method: .get)
+                #expect(try (sortError.json["detail"] as? String)?.contains("name") == true, "names the allowed fields")
+                #expect(upstream.requestCount == 0, "bad requests never reach the upstream")
             }
-            let sortError = try await client.execute(uri: "/objects?sort=price", method: .get)
-            #expect(try (sortError.json["detail"] as? String)?.contains("name") == true, "names the allowed fields")
-            #expect(upstream.requestCount == 0, "bad requests never reach the upstream")
         }
     }
 }

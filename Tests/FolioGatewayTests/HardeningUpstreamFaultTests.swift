@@ -128,52 +128,52 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     @Test(arguments: UpstreamFault.allCases)
     func coldFaultIsAnsweredClearlyAndNothingIsCached(_ fault: UpstreamFault) async throws {
         let reply = fault.reply(good: Self.good.body)
-        let upstream = try await TestUpstream.start { _ in reply }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
-            let failed = try await client.execute(uri: "/objects", method: .get)
-            let (status, code) = fault.expected
-            #expect(failed.header("Cache-Status") == "folio; fwd=miss; fwd-status=\(status)")
-            if code != nil {
-                let detail = try checkProblem(failed, status: status, code: code)
-                if let word = fault.detailMentions { #expect(detail.contains(word), "detail: \(detail)") }
-                #expect(!detail.contains("127.0.0.1"), "the upstream's address stays in the logs")
-            } else {
-                #expect(Int(failed.status.code) == status)
-                #expect(failed.text == String(decoding: reply.body, as: UTF8.self), "the upstream's own error body")
-            }
+        try await withTestUpstream({ _ in reply }) { upstream in
+            try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
+                let failed = try await client.execute(uri: "/objects", method: .get)
+                let (status, code) = fault.expected
+                #expect(failed.header("Cache-Status") == "folio; fwd=miss; fwd-status=\(status)")
+                if code != nil {
+                    let detail = try checkProblem(failed, status: status, code: code)
+                    if let word = fault.detailMentions { #expect(detail.contains(word), "detail: \(detail)") }
+                    #expect(!detail.contains("127.0.0.1"), "the upstream's address stays in the logs")
+                } else {
+                    #expect(Int(failed.status.code) == status)
+                    #expect(failed.text == String(decoding: reply.body, as: UTF8.self), "the upstream's own error body")
+                }
 
-            upstream.setHandler { _ in .json(Self.good.body) }
-            let healed = try await client.execute(uri: "/objects", method: .get)
-            #expect(healed.status == .ok)
-            #expect(healed.header("Cache-Status") == "folio; fwd=miss; stored", "the fault left nothing in the cache")
-            #expect(try rawItems(healed.text).count == 20)
+                upstream.setHandler { _ in .json(Self.good.body) }
+                let healed = try await client.execute(uri: "/objects", method: .get)
+                #expect(healed.status == .ok)
+                #expect(healed.header("Cache-Status") == "folio; fwd=miss; stored", "the fault left nothing in the cache")
+                #expect(try rawItems(healed.text).count == 20)
+            }
         }
     }
 
     @Test(arguments: UpstreamFault.allCases)
     func goodSnapshotIsServedThroughAFault(_ fault: UpstreamFault) async throws {
-        let upstream = try await TestUpstream.start { _ in .json(Self.good.body) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
-            let first = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
-            #expect(first.status == .ok)
-            let token = try #require(try first.json.paging["snapshot"] as? String)
+        try await withTestUpstream({ _ in .json(Self.good.body) }) { upstream in
+            try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
+                let first = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
+                #expect(first.status == .ok)
+                let token = try #require(try first.json.paging["snapshot"] as? String)
 
-            let reply = fault.reply(good: Self.good.body)
-            upstream.setHandler { _ in reply }
-            let stale = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
-            #expect(stale.status == .ok)
-            let status = fault.expected.status
-            #expect(stale.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=\(status); ttl=-") == true,
-                    "\(stale.header("Cache-Status") ?? "none")")
-            #expect(try stale.json.paging["snapshot"] as? String == token)
-            #expect(try rawItems(stale.text) == Array(Self.good.elements[5..<10]))
+                let reply = fault.reply(good: Self.good.body)
+                upstream.setHandler { _ in reply }
+                let stale = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
+                #expect(stale.status == .ok)
+                let status = fault.expected.status
+                #expect(stale.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=\(status); ttl=-") == true,
+                        "\(stale.header("Cache-Status") ?? "none")")
+                #expect(try stale.json.paging["snapshot"] as? String == token)
+                #expect(try rawItems(stale.text) == Array(Self.good.elements[5..<10]))
 
-            upstream.setHandler { _ in .json(Self.good.body) }
-            let healed = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
-            #expect(healed.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
-            #expect(try healed.json.paging["snapshot"] as? String == token, "the fault changed nothing")
+                upstream.setHandler { _ in .json(Self.good.body) }
+                let healed = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
+                #expect(healed.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
+                #expect(try healed.json.paging["snapshot"] as? String == token, "the fault changed nothing")
+            }
         }
     }
 
@@ -204,16 +204,16 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     #endif
 
     @Test func afterStaleIfErrorTheFaultIsAnswered() async throws {
-        let upstream = try await TestUpstream.start { _ in .json(Self.good.body) }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }",
-            top: UpstreamFault.limits)
-        try await withGateway(yaml) { client, _ in
-            #expect(try await client.execute(uri: "/objects", method: .get).status == .ok)
-            upstream.setHandler { _ in UpstreamFault.htmlWith200.reply(good: "") }
-            let failed = try await client.execute(uri: "/objects", method: .get)
-            try checkProblem(failed, status: 502, code: "bad-upstream-body")
+        try await withTestUpstream({ _ in .json(Self.good.body) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }",
+                top: UpstreamFault.limits)
+            try await withGateway(yaml) { client, _ in
+                #expect(try await client.execute(uri: "/objects", method: .get).status == .ok)
+                upstream.setHandler { _ in UpstreamFault.htmlWith200.reply(good: "") }
+                let failed = try await client.execute(uri: "/objects", method: .get)
+                try checkProblem(failed, status: 502, code: "bad-upstream-body")
+            }
         }
     }
 
@@ -222,13 +222,13 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
             #"{"id":1,"id":2,"name":"a"}"#, #"{"a":{"b":1,"b":{"b":[1,1]}},"a":null}"#,
             #"{ "x" : 1 ,"x":"1", "X":true }"#,
         ]
-        let upstream = try await TestUpstream.start { _ in .json("[" + elements.joined(separator: ",") + "]") }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            #expect(try rawItems(response.text) == elements)
-            let bare = try await client.execute(uri: "/objects?pageSize=2&offset=1", method: .get)
-            #expect(try rawItems(bare.text) == Array(elements[1...]))
+        try await withTestUpstream({ _ in .json("[" + elements.joined(separator: ",") + "]") }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                #expect(try rawItems(response.text) == elements)
+                let bare = try await client.execute(uri: "/objects?pageSize=2&offset=1", method: .get)
+                #expect(try rawItems(bare.text) == Array(elements[1...]))
+            }
         }
     }
 
@@ -237,18 +237,18 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         let depth = 200_000
         let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         let body = #"[{"name":"b","deep":"# + deep + #"},{"name":"a","deep":1}]"#
-        let upstream = try await TestUpstream.start { _ in .json(body) }
-        defer { Task { await upstream.stop() } }
-        let yaml = gatewayYAML(
-            upstream: upstream.baseURL, route: "sort: [name]\nsortable: [deep]\nsectionKey: name",
-            top: "limits:\n  maxJSONDepth: 1000000")
-        try await withGateway(yaml) { client, _ in
-            let page = try await client.execute(uri: "/objects?sort=-deep", method: .get)
-            #expect(page.status == .ok)
-            #expect(try rawItems(page.text).count == 2)
-            #expect(page.text.contains(deep), "the deep item is passed through byte for byte")
-            let sections = try await client.execute(uri: "/objects?groupBy=alphabetical&metadataOnly", method: .get)
-            #expect(sections.status == .ok)
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "sort: [name]\nsortable: [deep]\nsectionKey: name",
+                top: "limits:\n  maxJSONDepth: 1000000")
+            try await withGateway(yaml) { client, _ in
+                let page = try await client.execute(uri: "/objects?sort=-deep", method: .get)
+                #expect(page.status == .ok)
+                #expect(try rawItems(page.text).count == 2)
+                #expect(page.text.contains(deep), "the deep item is passed through byte for byte")
+                let sections = try await client.execute(uri: "/objects?groupBy=alphabetical&metadataOnly", method: .get)
+                #expect(sections.status == .ok)
+            }
         }
     }
 
@@ -257,17 +257,17 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         let items = "[" + (1...99).map(String.init).joined(separator: ",") + ","
             + String(repeating: "[", count: 7) + String(repeating: "]", count: 7) + "]"
         let padded = items + String(repeating: " ", count: (64 << 10) - items.utf8.count)
-        let upstream = try await TestUpstream.start { _ in .json(padded) }
-        defer { Task { await upstream.stop() } }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits)) { client, _ in
-            let response = try await client.execute(uri: "/objects?metadataOnly", method: .get)
-            #expect(response.status == .ok, "\(response.text)")
-            #expect(try response.json.paging["totalCount"] as? Int == 100)
-        }
-        upstream.setHandler { _ in .json(padded + " ") }
-        try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits)) { client, _ in
-            let detail = try checkProblem(try await client.execute(uri: "/objects", method: .get), status: 502)
-            #expect(detail.contains("maxUpstreamBytes"), "detail: \(detail)")
+        try await withTestUpstream({ _ in .json(padded) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits)) { client, _ in
+                let response = try await client.execute(uri: "/objects?metadataOnly", method: .get)
+                #expect(response.status == .ok, "\(response.text)")
+                #expect(try response.json.paging["totalCount"] as? Int == 100)
+            }
+            upstream.setHandler { _ in .json(padded + " ") }
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits)) { client, _ in
+                let detail = try checkProblem(try await client.execute(uri: "/objects", method: .get), status: 502)
+                #expect(detail.contains("maxUpstreamBytes"), "detail: \(detail)")
+            }
         }
     }
 }

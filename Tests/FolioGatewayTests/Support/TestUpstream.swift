@@ -16,10 +16,10 @@ import Glibc
 /// accepted during `stop` is dropped unserved.
 ///
 /// ```swift
-/// let upstream = try await TestUpstream.start { request in .json(#"[1,2]"#) }
-/// defer { Task { await upstream.stop() } }   // or `await upstream.stop()` at the end
-/// ... fetch "\(upstream.baseURL)/items" ...
-/// #expect(upstream.requests.first?.path == "/items")
+/// try await withTestUpstream({ request in .json(#"[1,2]"#) }) { upstream in
+///     // ... fetch "\(upstream.baseURL)/items" ...
+///     #expect(upstream.requests.first?.path == "/items")
+/// }   // stopped here, also when the body throws
 /// ```
 final class TestUpstream: Sendable {
     /// One request as received: header names in their original case and order.
