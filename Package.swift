@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "folio", targets: ["folio"]),
         .library(name: "FolioEngine", targets: ["FolioEngine"]),
         .library(name: "FolioGateway", targets: ["FolioGateway"]),
+        .library(name: "FolioRedis", targets: ["FolioRedis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -76,7 +77,20 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // A small RESP2 client on SwiftNIO, in its own target so it can be swapped for a
+        // maintained package (the local mirror has none).
+        .target(
+            name: "FolioRedis",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
+        .testTarget(
+            name: "FolioRedisTests",
+            dependencies: ["FolioRedis", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .testTarget(
             name: "FolioGatewayTests",
             dependencies: [

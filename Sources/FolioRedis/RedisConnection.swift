@@ -1,0 +1,135 @@
+import NIOCore
+import NIOPosix
+
+/// Where and how to reach Redis.
+public struct RedisConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// `AUTH` on connect: the password (and the ACL user, when set). Never logged.
+    public var username: String?
+    public var password: String?
+    /// `SELECT` on connect when not 0.
+    public var database: Int
+    public var connectTimeout: Duration
+    /// How long one command may wait for its answer; beyond it the command fails and the
+    /// connection is closed (later answers could no longer be matched to their commands).
+    public var commandTimeout: Duration
+    public var parser: RESPParser
+
+    public init(
+        host: String, port: Int = 6379, username: String? = nil, password: String? = nil, database: Int = 0,
+        connectTimeout: Duration = .seconds(1), commandTimeout: Duration = .milliseconds(500),
+        parser: RESPParser = RESPParser()
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.connectTimeout = connectTimeout
+        self.commandTimeout = commandTimeout
+        self.parser = parser
+    }
+}
+
+/// One connection to Redis speaking RESP2, for exactly the commands Folio uses. Commands may be
+/// sent from any number of tasks at once; they are pipelined on the one connection.
+///
+/// Small on purpose (the local package mirror has no Redis client): it can be swapped for a
+/// maintained package without touching its callers beyond this type.
+public final class RedisConnection: Sendable {
+    let channel: any Channel
+    let commandTimeout: Duration
+
+    private init(channel: any Channel, commandTimeout: Duration) {
+        self.channel = channel
+        self.commandTimeout = commandTimeout
+    }
+
+    /// Connects, then authenticates and selects the database when configured.
+    public static func connect(
+        _ configuration: RedisConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws(RedisError) -> RedisConnection {
+        let parser = configuration.parser
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(TimeAmount.nanoseconds(Int64(configuration.connectTimeout.nanoseconds)))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RESPHandler(parser: parser))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: configuration.host, port: configuration.port).get()
+        } catch {
+            throw .connection("cannot connect to \(configuration.host):\(configuration.port): \(error)")
+        }
+        let connection = RedisConnection(channel: channel, commandTimeout: configuration.commandTimeout)
+        do throws(RedisError) {
+            if let password = configuration.password {
+                let command = ["AUTH"] + (configuration.username.map { [$0] } ?? []) + [password]
+                _ = try await connection.send(command)
+            }
+            if configuration.database != 0 {
+                _ = try await connection.send(["SELECT", String(configuration.database)])
+            }
+        } catch {
+            await connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// Sends one command and waits for its answer. An error answer from Redis throws a server
+    /// error; the connection stays usable.
+    @discardableResult
+    public func send(_ command: [String]) async throws(RedisError) -> RESPValue {
+        try await send(command.map { Array($0.utf8) })
+    }
+
+    /// The same with binary-safe arguments.
+    @discardableResult
+    public func send(_ command: [[UInt8]]) async throws(RedisError) -> RESPValue {
+        var bytes = channel.allocator.buffer(capacity: command.reduce(16) { $0 + $1.count + 16 })
+        RESPEncoder.encode(command, into: &bytes)
+        let loop = channel.eventLoop
+        let reply = PendingReply(loop.makePromise(of: RESPValue.self))
+        let channel = self.channel
+        let name = command.first.map { String(decoding: $0.prefix(16), as: UTF8.self) } ?? ""
+        let timeout = loop.scheduleTask(in: .nanoseconds(Int64(commandTimeout.nanoseconds))) {
+            reply.fail(.timeout("no answer to \(name) within \(self.commandTimeout)"))
+            channel.close(promise: nil)
+        }
+        channel.writeAndFlush((bytes, reply)).whenFailure { error in
+            reply.fail(.connection("cannot send \(name): \(error)"))
+        }
+        let value: RESPValue
+        do {
+            value = try await reply.promise.futureResult.get()
+        } catch let error as RedisError {
+            timeout.cancel()
+            throw error
+        } catch {
+            timeout.cancel()
+            throw .connection("\(error)")
+        }
+        timeout.cancel()
+        if case .error(let message) = value { throw .server(message) }
+        return value
+    }
+
+    /// Whether the connection is still open (a timeout or protocol error closes it).
+    public var isOpen: Bool { channel.isActive }
+
+    public func close() async {
+        try? await channel.close()
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

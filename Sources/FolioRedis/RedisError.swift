@@ -1,0 +1,34 @@
+/// Why a Redis command failed. Opaque: switch on `kind`-like predicates, not cases, so new
+/// kinds never break callers.
+public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        case connection, timeout, protocolError, server
+    }
+
+    let kind: Kind
+    /// What happened (never the password).
+    public let message: String
+
+    static func connection(_ message: String) -> Self { Self(kind: .connection, message: message) }
+    static func timeout(_ message: String) -> Self { Self(kind: .timeout, message: message) }
+    static func protocolError(_ message: String) -> Self { Self(kind: .protocolError, message: message) }
+    static func server(_ message: String) -> Self { Self(kind: .server, message: message) }
+
+    /// The connection is gone or could not be made (the command may or may not have run).
+    public var isConnectionError: Bool { kind == .connection }
+    /// No answer within the command timeout; the connection was closed.
+    public var isTimeout: Bool { kind == .timeout }
+    /// The peer sent bytes that are not RESP2; the connection was closed.
+    public var isProtocolError: Bool { kind == .protocolError }
+    /// Redis answered with an error (`-ERR …`, `-WRONGTYPE …`); the connection is fine.
+    public var isServerError: Bool { kind == .server }
+
+    public var description: String {
+        switch kind {
+        case .connection: "redis connection: \(message)"
+        case .timeout: "redis timeout: \(message)"
+        case .protocolError: "redis protocol: \(message)"
+        case .server: "redis: \(message)"
+        }
+    }
+}
