@@ -8,9 +8,9 @@ struct RedisServer {
     let process: Process
 
     static func with<T>(
-        arguments: [String] = [], _ body: (RedisServer) async throws -> T
+        arguments: [String] = [], port: Int? = nil, _ body: (RedisServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(arguments: arguments)
+        let server = try await start(arguments: arguments, port: port)
         do {
             let result = try await body(server)
             server.stop()
@@ -21,11 +21,12 @@ struct RedisServer {
         }
     }
 
-    private static func start(arguments: [String]) async throws -> RedisServer {
+    /// On `port` when given (a restart), else on a random free one.
+    static func start(arguments: [String] = [], port fixed: Int? = nil) async throws -> RedisServer {
         guard let path = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: FileManager.default.isExecutableFile)
         else { throw RedisTestFailure("redis-server is not installed (apt-get install redis-server)") }
-        for _ in 0..<20 {
-            let port = Int.random(in: 20_000..<60_000)
+        for _ in 0..<(fixed == nil ? 20 : 1) {
+            let port = fixed ?? Int.random(in: 20_000..<60_000)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = [
