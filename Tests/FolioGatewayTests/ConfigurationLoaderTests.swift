@@ -99,7 +99,7 @@ struct ConfigurationLoaderTests {
         #expect(paging.totalField == nil && paging.maxPages == 10_000 && paging.concurrency == 4)
     }
 
-    @Test("route keys override defaults; params merge by name; route cache keeps global maxBytes")
+    @Test("route keys override defaults; params merge by name; route cache leaves the global maxBytes to the config")
     func overrides() throws {
         let yaml = """
             cache:
@@ -137,7 +137,11 @@ struct ConfigurationLoaderTests {
         #expect(b.paging.params == Configuration.ParamNames(pageSize: "limit", offset: "skip", page: "page"))
         #expect(b.paging.envelope == false && b.paging.itemsKey == "data")
         #expect(b.cache.ttl == .seconds(5) && b.cache.staleIfError == .zero)
-        #expect(b.cache.maxBytes == 1 << 30)
+        // The bound is global: the config holds it, a route's copy does not (a new bound must
+        // not make a reload see every route as changed).
+        #expect(config.cache.maxBytes == 1 << 30)
+        #expect(b.cache == config.routes[0].cache.with(ttl: .seconds(5), staleIfError: .zero))
+        #expect(b.cache.maxBytes == Configuration.CacheSettings().maxBytes)
         #expect(b.cache.staleWhileRevalidate == .seconds(30) && b.cache.snapshotRetention == .seconds(600))
         #expect(b.upstreamPaging?.style == .page && b.upstreamPaging?.concurrency == 16)
         #expect(b.upstreamPaging?.totalField == "/total")
@@ -242,5 +246,14 @@ struct ConfigurationLoaderTests {
         #expect(problem.description == "f.yaml:3:7: routes[0].cache.ttl: bad")
         let error = ConfigurationError(problems: [problem, problem])
         #expect(error.description == "f.yaml:3:7: routes[0].cache.ttl: bad\nf.yaml:3:7: routes[0].cache.ttl: bad")
+    }
+}
+
+extension Configuration.CacheSettings {
+    fileprivate func with(ttl: Duration, staleIfError: Duration) -> Self {
+        var copy = self
+        copy.ttl = ttl
+        copy.staleIfError = staleIfError
+        return copy
     }
 }

@@ -89,6 +89,23 @@ struct ReloadTests {
         }
     }
 
+    @Test func aNewCacheBoundKeepsEveryRoutesSnapshots() async throws {
+        try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
+            let base = upstream.baseURL
+            _ = try await withFolio(opsYAML(upstream: base, top: "cache:\n  maxBytes: 64MiB")) { folio in
+                _ = try await folio.get("\(folio.client)/objects")
+                // The bound is global: no route's own settings changed, so none loses its list.
+                let result = await folio.server.reload(
+                    configuration: try Self.parse(opsYAML(upstream: base, top: "cache:\n  maxBytes: 32MiB")))
+                #expect(result.keptRoutes == ["objects"])
+                let again = try await folio.get("\(folio.client)/objects")
+                #expect(again.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
+                #expect(upstream.requestCount == 1)
+                #expect(try await folio.metrics().value("folio_cache_max_bytes") == Double(32 << 20))
+            }
+        }
+    }
+
     @Test func pinnedLinksOfAnUnchangedRouteSurviveTheReload() async throws {
         let version = VersionBox()
         try await withTestUpstream({ _ in .json(version.body) }) { upstream in

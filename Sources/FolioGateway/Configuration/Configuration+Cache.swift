@@ -1,8 +1,9 @@
 extension Configuration {
     /// `cache:` globally; a route's `cache:` may override all but `maxBytes`.
     public struct CacheSettings: Sendable, Equatable {
-        /// `maxBytes`: all snapshots together (bytes, indexes, orders, sections); global only.
-        /// Default `512MiB`.
+        /// `maxBytes`: all snapshots together (bytes, indexes, orders, sections); global only:
+        /// read from `Configuration.cache`, while a route's copy keeps the default (`perRoute`),
+        /// so a new bound never makes a reload treat every route as changed. Default `512MiB`.
         public var maxBytes: Int
         /// Set when `maxBytes` is `auto`: the container memory limit it was derived from (the
         /// inner nil: no limit, so the 512 MiB fallback). Nil for a size given in the file.
@@ -25,6 +26,16 @@ extension Configuration {
             staleWhileRevalidate = .seconds(30)
             staleIfError = .seconds(5 * 60)
             snapshotRetention = .seconds(10 * 60)
+        }
+
+        /// These settings as a route inherits them: without the global bound, which is not a
+        /// route's own setting (a reload keeps the snapshots of routes whose settings are
+        /// unchanged, whatever happens to the bound).
+        var perRoute: CacheSettings {
+            var copy = self
+            copy.maxBytes = CacheSettings().maxBytes
+            copy.memoryLimit = nil
+            return copy
         }
     }
 }

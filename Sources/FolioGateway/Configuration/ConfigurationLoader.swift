@@ -72,7 +72,7 @@ extension ConfigurationReader {
         }
         var routes: [Configuration.Route] = []
         if let e = fields["routes"] {
-            routes = self.routes(e, defaults: defaults, cache: cache)
+            routes = self.routes(e, defaults: defaults, cache: cache.perRoute)
         } else {
             report("missing required key 'routes' (at least one route)", at: fields.missing("routes"))
         }
