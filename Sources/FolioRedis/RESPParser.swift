@@ -45,9 +45,7 @@ public struct RESPParser: Sendable {
             buffer.moveReaderIndex(to: line.next)
             return .integer(value)
         case UInt8(ascii: "$"):
-            guard let length = Int(text), length >= -1 else {
-                throw RedisError.protocolError("bad bulk length '\(text.prefix(32))'")
-            }
+            let length = try Self.length(text, of: "bulk")
             if length == -1 {
                 buffer.moveReaderIndex(to: line.next)
                 return .bulkString(nil)
@@ -60,9 +58,7 @@ public struct RESPParser: Sendable {
             buffer.moveReaderIndex(to: line.next + length + 2)
             return .bulkString(bytes)
         case UInt8(ascii: "*"):
-            guard let count = Int(text), count >= -1 else {
-                throw RedisError.protocolError("bad array length '\(text.prefix(32))'")
-            }
+            let count = try Self.length(text, of: "array")
             if count == -1 {
                 buffer.moveReaderIndex(to: line.next)
                 return .array(nil)
@@ -82,6 +78,14 @@ public struct RESPParser: Sendable {
         default:
             throw RedisError.protocolError("unknown type byte \(type)")
         }
+    }
+
+    /// A bulk or array header's length: -1 (null) or more.
+    private static func length(_ text: String, of kind: String) throws(RedisError) -> Int {
+        guard let length = Int(text), length >= -1 else {
+            throw RedisError.protocolError("bad \(kind) length '\(text.prefix(32))'")
+        }
+        return length
     }
 
     /// The text before the CRLF that ends the line starting at `start`, and where the next begins.

@@ -52,7 +52,7 @@ public final class RedisConnection: Sendable {
     ) async throws(RedisError) -> RedisConnection {
         let parser = configuration.parser
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(TimeAmount.nanoseconds(Int64(configuration.connectTimeout.nanoseconds)))
+            .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -97,7 +97,7 @@ public final class RedisConnection: Sendable {
         let reply = PendingReply(loop.makePromise(of: RESPValue.self))
         let channel = self.channel
         let name = command.first.map { String(decoding: $0.prefix(16), as: UTF8.self) } ?? ""
-        let timeout = loop.scheduleTask(in: .nanoseconds(Int64(commandTimeout.nanoseconds))) {
+        let timeout = loop.scheduleTask(in: TimeAmount(commandTimeout)) {
             reply.fail(.timeout("no answer to \(name) within \(self.commandTimeout)"))
             channel.close(promise: nil)
         }
@@ -124,12 +124,5 @@ public final class RedisConnection: Sendable {
 
     public func close() async {
         try? await channel.close()
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

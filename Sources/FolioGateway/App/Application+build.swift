@@ -125,13 +125,6 @@ struct ListenerSettings: Equatable, Sendable {
     }
 }
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
-
 /// Says once at start which cache bound is in force, and where `auto` got it from.
 func logCacheBound(_ cache: Configuration.CacheSettings, logger: Logger) {
     var metadata: Logger.Metadata = ["max_bytes": .stringConvertible(cache.maxBytes)]

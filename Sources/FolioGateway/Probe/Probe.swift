@@ -107,13 +107,11 @@ extension Gateway {
                     code: "upstream-status", status: answer.status,
                     detail: "the upstream answered \(answer.status); Folio would pass it through and cache nothing")
             }
-        } catch let error as FolioError {
-            report.problem = .init(code: error.code, status: error.status, detail: error.detail)
-        } catch let error as UpstreamError {
-            let folio = error.folioError
-            report.problem = .init(code: folio.code, status: folio.status, detail: "\(folio.detail) (\(error.reason))")
         } catch {
-            report.problem = .init(code: "error", status: 500, detail: "\(error)")
+            // What a client would get, plus the upstream failure's own reason for the operator.
+            let problem = Self.folioError(error)
+            let reason = (error as? UpstreamError).map { " (\($0.reason))" } ?? ""
+            report.problem = .init(code: problem.code, status: problem.status, detail: problem.detail + reason)
         }
         report.milliseconds = (ContinuousClock.now - started).fractionalMilliseconds
         let exchanges = recorder.exchanges

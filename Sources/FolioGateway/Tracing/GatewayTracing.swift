@@ -38,9 +38,6 @@ public struct GatewayTracing: Sendable {
         self.service = service
         self.recordsRootSpans = settings.tracesURL != nil
     }
-
-    /// No spans, no propagation: for gateways built without a server (tests, `folio probe`).
-    public static let disabled = NoOpTracer()
 }
 
 /// The span attribute names Folio sets (OpenTelemetry's HTTP semantic conventions, plus its own).
@@ -54,7 +51,6 @@ enum SpanAttributeName {
     static let serverAddress = "server.address"
     static let serverPort = "server.port"
     static let bodySize = "http.response.body.size"
-    static let pages = "folio.crawl.pages"
     static let items = "folio.items"
 }
 
