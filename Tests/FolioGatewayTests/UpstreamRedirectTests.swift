@@ -15,8 +15,8 @@ struct UpstreamRedirectTests {
         ("/x#frag", "http://api.internal:3000/x"),
         ("http://user:pw@api.internal:3000/x", "http://api.internal:3000/x"),
     ])
-    func followsWithinTheOrigin(location: String, expected: String) {
-        #expect(Redirect.target(location, from: current, within: origin) == expected)
+    func followsWithinTheOrigin(location: String, expected: String) throws {
+        #expect(try SameOriginLink.resolve(location, from: current, within: origin) == expected)
     }
 
     @Test(arguments: [
@@ -29,7 +29,9 @@ struct UpstreamRedirectTests {
         "ftp://api.internal:3000/x",
     ])
     func refusesOtherOrigins(location: String) {
-        #expect(Redirect.target(location, from: current, within: origin) == nil)
+        #expect(throws: SameOriginLink.Refusal.foreignOrigin) {
+            try SameOriginLink.resolve(location, from: current, within: origin)
+        }
     }
 
     @Test func defaultPortsAreTheSameOrigin() {

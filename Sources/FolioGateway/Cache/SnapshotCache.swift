@@ -137,23 +137,3 @@ struct CacheStatistics: Sendable, Equatable {
     var bytes: Int { store.bytes }
     var evictions: Int { store.evictions }
 }
-
-/// What a fill produced.
-enum FillResult: Sendable {
-    /// A list that was stored as the key's newest snapshot (or renewed the current one).
-    case stored(Snapshot)
-    /// The current snapshot, confirmed unchanged by a 304 (same token, new freshness).
-    case revalidated(Snapshot)
-    /// A list that must not be stored or shared (uncacheable answer, or larger than the
-    /// whole cache); only its leader uses it.
-    case uncacheable(Snapshot)
-    /// The upstream answered an error status: passed through to the client.
-    case upstream(UpstreamAnswer)
-}
-
-/// A non-2xx upstream answer, passed through with its end-to-end headers and decoded body.
-struct UpstreamAnswer: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-}

@@ -16,7 +16,10 @@ extension Gateway {
             parameters, options: route.paging, rangeHeader: request.headers[.range])
         let selection = try ListSelection(listRequest, route: route)
 
-        let fill = fillPlan(request, context: context, route: route, match: match, parameters: parameters, requestID: requestID)
+        let peer = context.peerAddress
+        let fill = FillPlan(
+            request, route: route, match: match, parameters: parameters, peer: peer, peerIsTrusted: isTrusted(peer),
+            requestID: requestID)
         let resolution = await resolve(fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let outcome, let age):

@@ -14,84 +14,7 @@ enum Resolution: Sendable {
     case failed(FolioError, CacheOutcome)
 }
 
-/// How to fill the list of one request: its cache key (nil: not cached at all) and the
-/// upstream request that fetches it.
-struct FillPlan: Sendable {
-    var key: CacheKey?
-    var url: String
-    /// The upstream request's headers, built only when the upstream is asked: a cached page
-    /// never needs them.
-    var headers: HTTPHeaders { makeHeaders() }
-    let makeHeaders: @Sendable () -> HTTPHeaders
-    /// Credentials on a route that shares one list for everyone (`authorized: shared`).
-    var sharedWithCredentials = false
-}
-
 extension Gateway {
-    func fillPlan(
-        _ request: Request, context: GatewayContext, route: RouteRuntime, match: RouteMatch,
-        parameters: [QueryParameter], requestID: String
-    ) -> FillPlan {
-        var url = route.config.upstream.render(match.parameters)
-        let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
-        if !forwarded.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
-        }
-        var varyValues: [String] = []
-        for name in route.varyNames {
-            varyValues.append(HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
-        }
-        let authorization = request.headers[.authorization]
-        let cookie = request.headers[.cookie]
-        let credentialed = authorization != nil || cookie != nil
-        // Only what selects the list goes upstream: vary headers, and credentials when the
-        // route lets them reach it. Arbitrary client headers would make a shared list depend
-        // on whoever filled it.
-        let fields = request.headers
-        let makeHeaders: @Sendable () -> HTTPHeaders = { [self, varyValues] in
-            var client = HTTPHeaders()
-            for (name, value) in zip(route.varyNames, varyValues) where !value.isEmpty {
-                client.add(name: name, value: value)
-            }
-            if let authorization { client.add(name: "Authorization", value: authorization) }
-            if let cookie { client.add(name: "Cookie", value: cookie) }
-            if let xff = fields[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
-            if let forwardedHeader = fields[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
-            let peer = context.peerAddress
-            return Self.listRequestHeaders(client, peer: peer, peerIsTrusted: isTrusted(peer), requestID: requestID)
-        }
-
-        var key: CacheKey? = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
-        if credentialed {
-            switch route.config.authorized {
-            case .bypass: key = nil
-            case .perCredential: key?.partition = Self.partition(authorization: authorization, cookie: cookie)
-            case .shared: break
-            }
-        }
-        return FillPlan(
-            key: key, url: url, makeHeaders: makeHeaders,
-            sharedWithCredentials: credentialed && route.config.authorized == .shared)
-    }
-
-    /// What a list fetch sends upstream: the client headers that select the list, the proxy
-    /// headers (SPEC 6) and `Accept: application/json`.
-    static func listRequestHeaders(
-        _ client: HTTPHeaders, peer: String?, peerIsTrusted: Bool, requestID: String
-    ) -> HTTPHeaders {
-        var headers = ProxyHeaders.upstreamRequestHeaders(
-            from: client, peer: peer, peerIsTrusted: peerIsTrusted, requestID: requestID)
-        headers.replaceOrAdd(name: "Accept", value: "application/json")
-        return headers
-    }
-
-    /// A hash of the credential headers: the raw credential is never kept.
-    static func partition(authorization: String?, cookie: String?) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array("a:\(authorization ?? "")\nc:\(cookie ?? "")".utf8))
-        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
-    }
-
     func isTrusted(_ peer: String?) -> Bool {
         guard let peer else { return false }
         return configuration.server.trustedProxies.contains { $0.contains(peer) }
@@ -102,7 +25,7 @@ extension Gateway {
         let settings = route.config.cache
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
             try await self.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
-                try await self.fetchList(plan, route: route, previous: previous)
+                try await self.pipeline.fill(plan, route: route, previous: previous)
             }
         }
         guard let key = plan.key else {

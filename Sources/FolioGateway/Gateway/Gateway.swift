@@ -15,7 +15,10 @@ public final class Gateway: Sendable {
     let routes: [RouteRuntime]
     let table: RouteTable
     let cache: SnapshotCache
+    /// Forwards unsafe methods and fallback requests.
     let upstream: UpstreamClient
+    /// Fetches and crawls lists into snapshots.
+    let pipeline: FillPipeline
     let logger: Logger
     let metrics: GatewayMetrics
     /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
@@ -46,6 +49,8 @@ public final class Gateway: Sendable {
         self.cache = SnapshotCache(
             store: store ?? Self.memoryStore(configuration: configuration, metrics: metrics, now: now), now: now)
         self.upstream = upstream
+        self.pipeline = FillPipeline(
+            upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
         self.logger = logger
         self.metrics = metrics
     }

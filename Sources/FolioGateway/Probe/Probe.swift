@@ -94,11 +94,11 @@ extension Gateway {
             return report
         }
         let plan = FillPlan(key: nil, url: url) {
-            Self.listRequestHeaders([:], peer: nil, peerIsTrusted: false, requestID: RequestID.generate())
+            FillPlan.listRequestHeaders([:], peer: nil, peerIsTrusted: false, requestID: RequestID.generate())
         }
         let started = ContinuousClock.now
         do {
-            switch try await fetchList(plan, route: route, previous: nil) {
+            switch try await pipeline.fill(plan, route: route, previous: nil) {
             case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot):
                 report.ok = true
                 report.items = snapshot.list.count
@@ -132,7 +132,7 @@ extension Gateway {
     private func describeFreshness(
         of exchanges: [UpstreamExchange], plan: FillPlan, route: RouteRuntime, into report: inout ProbeReport
     ) {
-        let pages = exchanges.map { freshness(of: $0.head, plan: plan, route: route) }
+        let pages = exchanges.map { pipeline.freshness(of: $0.head, plan: plan, route: route) }
         guard let first = pages.first else { return }
         var shortest = 0
         var combined = first

@@ -76,7 +76,7 @@ extension UpstreamClient {
             guard hops < Self.maxRedirects else {
                 throw UpstreamError.tooManyRedirects("more than \(Self.maxRedirects) redirects from \(url)")
             }
-            guard let origin, let next = Redirect.target(location, from: current, within: origin) else {
+            guard let next = try? SameOriginLink.resolve(location, from: current, within: origin) else {
                 throw UpstreamError.redirectRefused("\(current) redirected to \(location)")
             }
             await Self.discard(response.body)

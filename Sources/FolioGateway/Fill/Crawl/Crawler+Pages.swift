@@ -16,7 +16,7 @@ extension Crawler {
     /// The first page fails exactly like a single fetch (its errors pass unchanged).
     func fetchFirst(_ url: String, into box: IndexerBox) async throws -> FirstPage {
         let (head, sink) = try await upstream.get(url, headers: headers) { [errorBodyLimit] head in
-            PageSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
+            IndexingSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
         }
         guard (200..<300).contains(head.status) else { return .answer(head, sink.collected) }
         return .page(head, try box.indexer.endBody(), bytes: sink.received)
@@ -27,7 +27,7 @@ extension Crawler {
         do {
             let (head, _) = try await upstream.get(url, headers: headers) { head in
                 guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
-                return PageSink(head: head, indexer: box, errorBodyLimit: 0)
+                return IndexingSink(head: head, indexer: box, errorBodyLimit: 0)
             }
             return (head, try box.indexer.endBody())
         } catch {
@@ -94,35 +94,6 @@ extension Crawler {
 /// A later page answered with a non-2xx status.
 struct PageStatus: Error {
     let status: Int
-}
-
-/// Streams a page into the crawl's indexer, or collects a first page's error body.
-final class PageSink: UpstreamBodySink, @unchecked Sendable {
-    private let box: IndexerBox?
-    private(set) var collected: [UInt8] = []
-    private(set) var received = 0
-    private let errorBodyLimit: Int
-
-    init(head: UpstreamHead, indexer: IndexerBox, errorBodyLimit: Int) {
-        self.errorBodyLimit = errorBodyLimit
-        guard (200..<300).contains(head.status) else {
-            box = nil
-            return
-        }
-        box = indexer
-        if let length = UpstreamClient.declaredLength(head.headers) {
-            indexer.indexer.reserve(additionalBytes: length)
-        }
-    }
-
-    func receive(_ chunk: ByteBuffer) throws {
-        received += chunk.readableBytes
-        if let box {
-            try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.append(bytes) }
-        } else if collected.count < errorBodyLimit {
-            collected.append(contentsOf: chunk.readableBytesView.prefix(errorBodyLimit - collected.count))
-        }
-    }
 }
 
 /// Keeps a page's chunks as they arrived (no copy) until its turn to be indexed.

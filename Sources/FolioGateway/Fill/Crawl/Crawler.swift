@@ -11,7 +11,7 @@ import NIOHTTP1
 /// returned. Only the first page may answer with an error status, which is handed back as is.
 struct Crawler: Sendable {
     let paging: Configuration.UpstreamPaging
-    let upstream: UpstreamClient
+    let upstream: any Upstream
     /// The configured upstream URL (placeholders and forwarded query already applied).
     let url: String
     /// Sent on every page: what selects the variant (vary headers, credentials) must not change
@@ -36,16 +36,7 @@ struct Crawler: Sendable {
 
     /// Crawls within `crawlTimeout` (504 beyond it).
     func run() async throws -> Outcome {
-        try await withThrowingTaskGroup(of: Outcome?.self) { group in
-            group.addTask { try await crawl() }
-            group.addTask { [crawlTimeout] in
-                try await TimerSleep.for(crawlTimeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let outcome = try await group.next() ?? nil else { throw FolioError.crawlTimeout(crawlTimeout) }
-            return outcome
-        }
+        try await Deadline(after: crawlTimeout).run(orThrow: FolioError.crawlTimeout(crawlTimeout)) { try await crawl() }
     }
 
     private func crawl() async throws -> Outcome {
@@ -127,23 +118,5 @@ struct CrawlState: Sendable {
         visited.insert(Self.canonical(head.url))
         let received = pageFreshness(head)
         freshness = freshness.map { $0.crawled(with: received) } ?? received.crawled(with: received)
-    }
-}
-
-/// Holds the crawl's one indexer, so page sinks can feed it in place: a second copy of the
-/// `ListIndexer` value would make its next append copy the whole store.
-///
-/// Used by one task at a time: the crawl hands it to one page download after another.
-final class IndexerBox: @unchecked Sendable {
-    var indexer: ListIndexer
-
-    init(_ indexer: ListIndexer) {
-        self.indexer = indexer
-    }
-
-    func finish() throws(FolioError) -> (list: ItemList, token: String) {
-        let indexer = self.indexer
-        self.indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: 0), sort: [])
-        return try indexer.finish()
     }
 }

@@ -1,4 +1,5 @@
-/// One exchange's time budget, shared by every stage of it (hops, head, body).
+/// A time budget shared by every stage of one piece of work: the hops, head and body of an
+/// upstream exchange, or all the pages of a crawl.
 ///
 /// AsyncHTTPClient's own deadline stops once the head has arrived, and a slowly dripping body
 /// would otherwise hold a request forever: each stage races its work against a sleep until
@@ -11,14 +12,21 @@ struct Deadline: Sendable {
         instant = .now + duration
     }
 
-    func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `work` until the deadline, then cancels it and throws `timeout`.
+    ///
+    /// An `UpstreamError` thrown once the instant has passed counts as the timeout: the library
+    /// gave up because time ran out (e.g. a connection attempt cut off mid-retry), whatever it
+    /// calls it.
+    func run<T: Sendable>(
+        orThrow timeout: @autoclosure @escaping @Sendable () -> any Error = UpstreamError.timeout(
+            "no complete answer within the response timeout"),
+        _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: Race<T>.self) { group in
             group.addTask { [instant] in
                 do {
                     return .finished(try await work())
                 } catch is UpstreamError where ContinuousClock.now >= instant {
-                    // The library gave up because time ran out (e.g. a connection attempt cut
-                    // off mid-retry): that is the timeout, whatever it calls it.
                     return .timedOut
                 }
             }
@@ -29,7 +37,7 @@ struct Deadline: Sendable {
             defer { group.cancelAll() }
             switch try await group.next() {
             case .finished(let value): return value
-            case .timedOut, nil: throw UpstreamError.timeout("no complete answer within the response timeout")
+            case .timedOut, nil: throw timeout()
             }
         }
     }

@@ -56,17 +56,14 @@ extension Crawler {
     /// A next link resolved against the page that gave it, checked before anything is sent:
     /// the same scheme, host and port as the configured upstream, and not a page already seen.
     func follow(_ target: String, from base: String, state: CrawlState) throws -> String {
-        guard let baseURL = URL(string: base),
-            let resolved = URL(string: target, relativeTo: baseURL)?.absoluteURL,
-            var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false)
-        else { throw FolioError.crawlBadNextLink(page: state.pages) }
-        guard let origin = state.origin, Origin(resolved) == origin else {
+        let next: String
+        do {
+            next = try SameOriginLink.resolve(target, from: base, within: state.origin)
+        } catch .unusable {
+            throw FolioError.crawlBadNextLink(page: state.pages)
+        } catch .foreignOrigin {
             throw FolioError.crawlForeignOrigin(page: state.pages)
         }
-        components.fragment = nil
-        components.user = nil
-        components.password = nil
-        guard let next = components.string else { throw FolioError.crawlBadNextLink(page: state.pages) }
         guard !state.visited.contains(next) else { throw FolioError.crawlLoop(page: state.pages) }
         return next
     }

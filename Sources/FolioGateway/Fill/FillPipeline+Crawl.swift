@@ -1,13 +1,13 @@
 import FolioEngine
 import Tracing
 
-extension Gateway {
-    /// Fills a route with `upstreamPaging` by crawling all its pages (SPEC 4).
+extension FillPipeline {
+    /// Fills a route with `upstreamPaging` by crawling all its pages.
     ///
     /// The first page's non-2xx answer is passed through like a single fetch's; any later
     /// failure fails the whole fill, so the cache keeps (and may serve within `staleIfError`)
-    /// the snapshot it had. The list is as fresh as its shortest-lived page (SPEC 4).
-    func crawlList(
+    /// the snapshot it had. The list is as fresh as its shortest-lived page.
+    func crawl(
         _ plan: FillPlan, route: RouteRuntime, paging: Configuration.UpstreamPaging, previous: Snapshot?
     ) async throws -> FillResult {
         var logger = self.logger
@@ -15,8 +15,7 @@ extension Gateway {
         let crawler = Crawler(
             paging: paging, upstream: upstream, url: plan.url, headers: plan.headers,
             items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort,
-            crawlTimeout: configuration.limits.crawlTimeout,
-            errorBodyLimit: min(configuration.limits.maxUpstreamBytes, 1 << 20),
+            crawlTimeout: limits.crawlTimeout, errorBodyLimit: errorBodyLimit,
             pageFreshness: { [self] head in freshness(of: head, plan: plan, route: route) }, logger: logger)
         // One span over the crawl; each page's fetch is a child of it.
         let outcome = try await tracer.withSpan("crawl \(route.name)") { span in
@@ -26,11 +25,9 @@ extension Gateway {
         }
         switch outcome {
         case .upstream(let head, let body):
-            let response = ProxyHeaders.clientResponseHeaders(from: head.headers)
-            return .upstream(
-                UpstreamAnswer(status: head.status, headers: response.map { ($0.name, $0.value) }, body: body))
+            return .upstream(UpstreamAnswer(head: head, body: body))
         case .list(let list, let token, let freshness):
-            return storedList(list, token: token, route: route, previous: previous, freshness: freshness)
+            return snapshot(list, token: token, route: route, previous: previous, freshness: freshness)
         }
     }
 }

@@ -1,0 +1,29 @@
+import FolioEngine
+
+/// What a fill produced.
+enum FillResult: Sendable {
+    /// A list that was stored as the key's newest snapshot (or renewed the current one).
+    case stored(Snapshot)
+    /// The current snapshot, confirmed unchanged by a 304 (same token, new freshness).
+    case revalidated(Snapshot)
+    /// A list that must not be stored or shared (uncacheable answer, or larger than the
+    /// whole cache); only its leader uses it.
+    case uncacheable(Snapshot)
+    /// The upstream answered an error status: passed through to the client.
+    case upstream(UpstreamAnswer)
+}
+
+/// A non-2xx upstream answer, passed through with its end-to-end headers and decoded body.
+struct UpstreamAnswer: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+}
+
+extension UpstreamAnswer {
+    /// An upstream's non-2xx answer as passed back: its end-to-end headers and (capped) body.
+    init(head: UpstreamHead, body: [UInt8]) {
+        let headers = ProxyHeaders.clientResponseHeaders(from: head.headers)
+        self.init(status: head.status, headers: headers.map { ($0.name, $0.value) }, body: body)
+    }
+}
