@@ -1,5 +1,6 @@
 import Crypto
 import Dispatch
+import Synchronization
 
 /// Feeds completed elements into the snapshot-token SHA-256 (SPEC 3.4) with few update calls,
 /// and hashes each chunk's share on another core while the next chunk is scanned.
@@ -8,11 +9,12 @@ import Dispatch
 /// other small elements are gathered in a scratch buffer, because one `update` per element
 /// would cost as much as the hashing itself on pretty-printed bodies.
 ///
-/// Scanning only records what to hash (`pending`). `ListIndexer.append` hands the pending input
-/// of earlier chunks to a background queue (`startHashing`) and waits for it (`finishHashing`)
-/// before it returns, so no work is ever left running on a store that may then grow, move or be
-/// dropped, and nothing is copied. SHA-256 is about twice as fast as the scanner, so the wait
-/// is usually over before it starts.
+/// Scanning only records what to hash (`pending`). `ListIndexer.appendOverlapped` hands the
+/// pending input of earlier chunks to a background queue (`startHashing`) while it scans the new
+/// one, and the caller awaits the pass (`ListIndexer.settle`) before the store may grow, move or
+/// be dropped, so nothing is copied. The wait suspends the task instead of blocking its thread:
+/// on 2 cores a blocked thread is half of the pool that runs every request. SHA-256 is about
+/// twice as fast as the scanner, so the pass is usually over before anyone waits.
 ///
 /// `@unchecked Sendable`: `SHA256` is a copy-on-write value (its context is copied before a
 /// shared one is written) that swift-crypto 3.x does not mark `Sendable`.
@@ -35,12 +37,47 @@ struct TokenHasher: @unchecked Sendable {
         case bytes([UInt8])
     }
 
-    /// The state a background pass works on; the hasher takes it back in `finishHashing`.
-    final class Pass: @unchecked Sendable {
+    /// The state a background pass works on; the hasher takes it back in `adopt`.
+    public final class Pass: @unchecked Sendable {
         fileprivate var sha: SHA256
-        fileprivate let done = DispatchSemaphore(value: 0)
+        /// The store the pass reads, retained until it is over: an indexer dropped after a
+        /// failure must not free the bytes under it. Released before `complete`, so the
+        /// indexer's next append finds the store uniquely referenced (no copy).
+        fileprivate var storage: [UInt8]?
+        private let state = Mutex<State>(.running)
 
-        fileprivate init(_ sha: SHA256) { self.sha = sha }
+        private enum State {
+            case running
+            case awaited(CheckedContinuation<Void, Never>)
+            case done
+        }
+
+        fileprivate init(_ sha: SHA256, storage: [UInt8]) {
+            self.sha = sha
+            self.storage = storage
+        }
+
+        /// Called by the queue when `sha` holds the pass's result.
+        fileprivate func complete() {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state = .done }
+                if case .awaited(let continuation) = state { return continuation }
+                return nil
+            }
+            waiter?.resume()
+        }
+
+        /// Returns once the pass is over, suspending (not blocking) until then.
+        func finished() async {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state in
+                    if case .done = state { return true }
+                    state = .awaited(continuation)
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        }
     }
 
     private static let scratchCapacity = 16 << 10
@@ -50,7 +87,7 @@ struct TokenHasher: @unchecked Sendable {
     private static let backgroundMinimum = 32 << 10
     private static let backgroundStoreMinimum = 1 << 20
     /// A serial queue runs on an overcommit thread, so a pass never waits for a thread of the
-    /// pool that runs Swift tasks (one of which is blocked in `finishHashing`).
+    /// pool that runs Swift tasks.
     private static let queue = DispatchQueue(label: "folio.snapshot-token")
 
     init(sortPrefix: [UInt8]) {
@@ -113,30 +150,32 @@ struct TokenHasher: @unchecked Sendable {
         pendingBytes += count
     }
 
-    /// Starts hashing the pending input of the store at `base` (`storeBytes` long): in line
-    /// when it is small (returns nil), else on the background queue. `base` must stay valid and
-    /// unmoved, and the hasher only record input, until `finishHashing` is called with the pass.
-    mutating func startHashing(_ base: UnsafePointer<UInt8>, storeBytes: Int) -> Pass? {
+    /// Starts hashing the pending input of `store` (whose bytes are at `base`): in line when it
+    /// is small or `background` is false (returns nil), else on the background queue. The store
+    /// must not move, and the hasher only record input, until the pass has finished and been
+    /// adopted.
+    mutating func startHashing(_ store: [UInt8], base: UnsafePointer<UInt8>, background: Bool) -> Pass? {
+        let storeBytes = store.count
         guard pendingBytes > 0 else { return nil }
         let segments = pending
         pending = []
         defer { pendingBytes = 0 }
-        guard pendingBytes >= Self.backgroundMinimum, storeBytes >= Self.backgroundStoreMinimum else {
+        guard background, pendingBytes >= Self.backgroundMinimum, storeBytes >= Self.backgroundStoreMinimum else {
             Self.hash(segments, base: base, into: &sha)
             return nil
         }
-        let pass = Pass(sha)
+        let pass = Pass(sha, storage: store)
         let address = UInt(bitPattern: base)
         Self.queue.async {
             Self.hash(segments, base: UnsafePointer(bitPattern: address)!, into: &pass.sha)
-            pass.done.signal()
+            pass.storage = nil
+            pass.complete()
         }
         return pass
     }
 
-    /// Waits for a background pass and takes its state back.
-    mutating func finishHashing(_ pass: Pass) {
-        pass.done.wait()
+    /// Takes back the state of a finished pass.
+    mutating func adopt(_ pass: Pass) {
         sha = pass.sha
     }
 

@@ -18,6 +18,8 @@ public struct ListIndexer: Sendable {
     var starts: [UInt32] = []
     var ends: [UInt32] = []
     var hasher: TokenHasher
+    /// A background hashing pass over the store, running until `settle`.
+    var hashing: TokenHasher.Pass?
     var failure: FolioError?
 
     // Scanner state of the current body; see ListIndexer+Scanner.swift.
@@ -57,6 +59,7 @@ public struct ListIndexer: Sendable {
     /// Reserves room for the next body (its `Content-Length`), so the store is allocated once
     /// for a single body instead of doubling; across a crawl it still grows geometrically.
     public mutating func reserve(additionalBytes: Int) {
+        precondition(hashing == nil, "ListIndexer: settle() before reserving")
         let needed = min(store.count + max(0, additionalBytes), maxBytes)
         guard needed > store.capacity else { return }
         growStore(to: store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes))
@@ -79,9 +82,29 @@ public struct ListIndexer: Sendable {
     }
 
     /// Copies and scans the next bytes of the current body; throws as soon as they cannot start
-    /// a valid body or exceed a limit, so a bad download can be cancelled early.
+    /// a valid body or exceed a limit, so a bad download can be cancelled early. Hashes in line.
     public mutating func append(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
+        try append(chunk, background: false)
+    }
+
+    /// `append`, with the earlier chunks of a large list hashed on another core while this one
+    /// is scanned. The pass may still run when this returns: `settle()` must be awaited before
+    /// the next append and before `finish` (it suspends the task, it never blocks a thread).
+    public mutating func appendOverlapped(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
+        try append(chunk, background: true)
+    }
+
+    /// Waits for the hashing pass `appendOverlapped` may have left running.
+    public mutating func settle() async {
+        guard let pass = hashing else { return }
+        await pass.finished()
+        hasher.adopt(pass)
+        hashing = nil
+    }
+
+    private mutating func append(_ chunk: UnsafeRawBufferPointer, background: Bool) throws(FolioError) {
         if let failure { throw failure }
+        precondition(hashing == nil, "ListIndexer: settle() before appending again")
         guard !chunk.isEmpty else { return }
         do throws(FolioError) {
             guard chunk.count <= maxBytes - store.count else {
@@ -95,8 +118,7 @@ public struct ListIndexer: Sendable {
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
                 let base = buffer.baseAddress!
                 // Earlier chunks are hashed on another core while this one is scanned.
-                let hashing = hasher.startHashing(base, storeBytes: buffer.count)
-                defer { if let hashing { hasher.finishHashing(hashing) } }
+                hashing = hasher.startHashing(store, base: base, background: background)
                 try scan(base, upTo: buffer.count)
                 hasher.endRun()
             }
@@ -122,6 +144,7 @@ public struct ListIndexer: Sendable {
     /// trimmed so a cached list holds no slack capacity.
     public consuming func finish() throws(FolioError) -> (list: ItemList, token: String) {
         if let failure { throw failure }
+        precondition(hashing == nil, "ListIndexer: settle() before finishing")
         if store.count > bodyStart { _ = try endBody() }
         let token = store.withUnsafeBufferPointer { hasher.token($0.baseAddress) }
         return (ItemList(bytes: Self.trimmed(store), starts: Self.trimmed(starts, slack: 256),

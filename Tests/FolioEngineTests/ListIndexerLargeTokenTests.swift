@@ -2,8 +2,8 @@ import Testing
 @testable import FolioEngine
 
 /// Tokens of lists large enough that the indexer hashes on another thread while it scans
-/// (more than 32 KiB pending per chunk), checked against the reference computation over the
-/// elements the test itself generated.
+/// (more than 32 KiB pending per chunk, with `appendOverlapped`), checked against the reference
+/// computation over the elements the test itself generated, and against hashing in line.
 @Suite struct ListIndexerLargeTokenTests {
     /// About 2 MB of elements of 20 to 200 bytes, a few of 20 KB (hashed from the store rather
     /// than gathered), in one of three layouts.
@@ -28,25 +28,55 @@ import Testing
         return body
     }
 
-    @Test(arguments: Layout.allCases)
-    func largeBodiesGiveTheReferenceToken(layout: Layout) throws {
+    @Test(arguments: Layout.allCases, [false, true])
+    func largeBodiesGiveTheReferenceToken(layout: Layout, overlapped: Bool) async throws {
         var rng = SplitMix64(seed: 0x70CE_0000 + UInt64(Layout.allCases.firstIndex(of: layout)!))
         let elements = Self.elements(&rng)
         let body = Self.body(elements, layout: layout, &rng)
         let expected = SnapshotToken.compute(sort: ["name"], elements: elements)
         for chunkLengths in [[64 << 10], [4096], [1 << 20], [99_991, 7, 50_000], [Int.max]] {
-            let result = try indexOne(body, sort: ["name"], chunkLengths: chunkLengths)
+            var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: ["name"])
+            if overlapped {
+                try await feedOverlapped(&indexer, body, chunkLengths: chunkLengths)
+            } else {
+                try feed(&indexer, body, chunkLengths: chunkLengths)
+            }
+            _ = try indexer.endBody()
+            let result = try indexer.finish()
             #expect(result.token == expected, "\(layout) in chunks of \(chunkLengths)")
             #expect(result.list.count == elements.count)
         }
     }
 
-    @Test func crawledBodiesGiveTheTokenOfAllTheirElements() throws {
+    /// The overlapped path really hands work to the queue (or the tests above would not test it).
+    @Test func aLargeChunkLeavesAPassToSettle() async throws {
+        var rng = SplitMix64(seed: 0x5E77)
+        let body = Self.body(Self.elements(&rng), layout: .compact, &rng)
+        var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
+        let half = body.count / 2
+        try Array(body[..<half]).withUnsafeBytes { bytes in try indexer.appendOverlapped(bytes) }
+        #expect(indexer.hashing == nil, "the first chunk has nothing earlier to hash")
+        await indexer.settle()
+        try Array(body[half...]).withUnsafeBytes { bytes in try indexer.appendOverlapped(bytes) }
+        #expect(indexer.hashing != nil)
+        await indexer.settle()
+        #expect(indexer.hashing == nil)
+        _ = try indexer.endBody()
+        #expect(try indexer.finish().token == (try indexOne(body).token))
+    }
+
+    @Test(arguments: [false, true])
+    func crawledBodiesGiveTheTokenOfAllTheirElements(overlapped: Bool) async throws {
         var rng = SplitMix64(seed: 0xC4A7)
         let pages = (0..<3).map { _ in Self.elements(&rng) }
         var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
         for page in pages {
-            try feed(&indexer, Self.body(page, layout: .mixed, &rng), chunkLengths: [65_536])
+            let body = Self.body(page, layout: .mixed, &rng)
+            if overlapped {
+                try await feedOverlapped(&indexer, body, chunkLengths: [65_536])
+            } else {
+                try feed(&indexer, body, chunkLengths: [65_536])
+            }
             _ = try indexer.endBody()
         }
         let (list, token) = try indexer.finish()

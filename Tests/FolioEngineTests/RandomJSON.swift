@@ -106,6 +106,21 @@ func feed(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLengths: [Int]
     }
 }
 
+/// `feed` as the gateway feeds a download: each chunk's earlier input hashed in the background
+/// (`appendOverlapped`), the pass settled before the next chunk and at the end.
+func feedOverlapped(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLengths: [Int]) async throws {
+    var offset = 0
+    var next = 0
+    while offset < document.count {
+        let length = min(max(1, chunkLengths[next % chunkLengths.count]), document.count - offset)
+        await indexer.settle()
+        try Array(document[offset..<offset + length]).withUnsafeBytes { bytes in try indexer.appendOverlapped(bytes) }
+        offset += length
+        next += 1
+    }
+    await indexer.settle()
+}
+
 /// Random chunk lengths for one document, sometimes 1 byte, sometimes large.
 func randomChunkLengths(_ rng: inout SplitMix64, documentLength: Int) -> [Int] {
     switch rng.below(4) {

@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
             let body = Bodies.body(count: count)
             benchmark.startMeasurement()
             let start = ContinuousClock.now
-            let (list, token) = try Bodies.index(body)
+            let (list, token) = try await Bodies.indexOverlapped(body)
             let elapsed = ContinuousClock.now - start
             benchmark.stopMeasurement()
             precondition(list.count == count)
@@ -150,6 +150,25 @@ enum Bodies {
                 offset = end
             }
         }
+        _ = try indexer.endBody()
+        return try indexer.finish()
+    }
+
+    /// `index` as the gateway feeds a download: earlier chunks hashed in the background while
+    /// the next is scanned.
+    static func indexOverlapped(_ body: [UInt8], chunkSize: Int = 64 << 10) async throws -> (ItemList, String) {
+        var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
+        indexer.reserve(additionalBytes: body.count)
+        var offset = 0
+        while offset < body.count {
+            let end = min(offset + chunkSize, body.count)
+            await indexer.settle()
+            try body.withUnsafeBytes { bytes in
+                try indexer.appendOverlapped(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            }
+            offset = end
+        }
+        await indexer.settle()
         _ = try indexer.endBody()
         return try indexer.finish()
     }

@@ -26,14 +26,18 @@ for _ in 0..<runs {
     let start = ContinuousClock.now
     var indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: Int(UInt32.max)), sort: [])
     indexer.reserve(additionalBytes: body.count)
-    try body.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let end = min(offset + (64 << 10), bytes.count)
-            try indexer.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
-            offset = end
+    // As the gateway feeds a download: earlier chunks hashed in the background while the next
+    // is scanned, the pass settled before the next append.
+    var offset = 0
+    while offset < body.count {
+        let end = min(offset + (64 << 10), body.count)
+        await indexer.settle()
+        try body.withUnsafeBytes { bytes in
+            try indexer.appendOverlapped(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
         }
+        offset = end
     }
+    await indexer.settle()
     let (list, token) = try indexer.finish()
     let elapsed = ContinuousClock.now - start
     let cpu = threadCPUSeconds() - cpuStart

@@ -5,7 +5,8 @@ import NIOCore
 /// other status is collected (up to `errorBodyLimit`) to be passed back.
 ///
 /// One sink serves a single fetch and every streamed page of a crawl, which feed the same
-/// `IndexerBox`. Used by one task at a time (the download's).
+/// `IndexerBox`. Used by one task at a time (the download's). Hashing may still run when the
+/// download ends: the fill awaits `settle()` before it reads the indexer.
 final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
     private let box: IndexerBox?
     private(set) var collected: [UInt8] = []
@@ -28,10 +29,12 @@ final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
     /// Whether the body went to the indexer (a 2xx answer).
     var indexes: Bool { box != nil }
 
-    func receive(_ chunk: ByteBuffer) throws {
+    func receive(_ chunk: ByteBuffer) async throws {
         received += chunk.readableBytes
         if let box {
-            try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.append(bytes) }
+            // The previous chunk's hashing pass ends before the store may grow.
+            await box.indexer.settle()
+            try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.appendOverlapped(bytes) }
         } else if collected.count < errorBodyLimit {
             collected.append(contentsOf: chunk.readableBytesView.prefix(errorBodyLimit - collected.count))
         }

@@ -6,7 +6,7 @@ import NIOCore
 /// A sink itself need not be `Sendable`: it is used by one task at a time, but that task may
 /// not be the caller's (the download races a timeout in a child task).
 public protocol UpstreamBodySink: SendableMetatype {
-    /// Takes the next decoded chunk. Throwing aborts the download; `UpstreamClient.get`
-    /// rethrows the error unchanged.
-    mutating func receive(_ chunk: ByteBuffer) throws
+    /// Takes the next decoded chunk; the next one is not read before this returns. Throwing
+    /// aborts the download; `UpstreamClient.get` rethrows the error unchanged.
+    mutating func receive(_ chunk: ByteBuffer) async throws
 }

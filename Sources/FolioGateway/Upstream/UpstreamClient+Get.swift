@@ -119,7 +119,7 @@ extension UpstreamClient {
             guard received <= limit else {
                 throw UpstreamError.bodyTooLarge("body exceeds \(limit) bytes")
             }
-            try sink.value.receive(chunk)
+            try await sink.value.receive(chunk)
         }
     }
 }

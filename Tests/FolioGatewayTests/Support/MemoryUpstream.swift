@@ -36,7 +36,7 @@ final class MemoryUpstream: Upstream {
         let head = UpstreamHead(status: answer.status, headers: answer.headers, url: url)
         var sink = try makeSink(head)
         for chunk in answer.chunks {
-            try sink.receive(ByteBuffer(string: chunk))
+            try await sink.receive(ByteBuffer(string: chunk))
         }
         return (head, sink)
     }

@@ -19,6 +19,7 @@ extension Crawler {
             IndexingSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
         }
         guard (200..<300).contains(head.status) else { return .answer(head, sink.collected) }
+        await box.indexer.settle()
         return .page(head, try box.indexer.endBody(), bytes: sink.received)
     }
 
@@ -29,6 +30,7 @@ extension Crawler {
                 guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
                 return IndexingSink(head: head, indexer: box, errorBodyLimit: 0)
             }
+            await box.indexer.settle()
             return (head, try box.indexer.endBody())
         } catch {
             throw pageFailure(error, page: number, url: url)
@@ -50,11 +52,15 @@ extension Crawler {
     }
 
     /// Indexes a buffered page.
-    func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) throws -> IndexedBody {
+    func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) async throws -> IndexedBody {
         do {
             for chunk in chunks {
-                try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.append(bytes) }
+                await box.indexer.settle()
+                try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in
+                    try box.indexer.appendOverlapped(bytes)
+                }
             }
+            await box.indexer.settle()
             return try box.indexer.endBody()
         } catch {
             throw pageFailure(error, page: number, url: url)

@@ -45,7 +45,7 @@ extension Crawler {
                 waiting[position] = (head, chunks)
                 while let (head, chunks) = waiting.removeValue(forKey: nextToIndex) {
                     let pageURL = url(nextToIndex)
-                    let body = try feed(chunks, page: nextToIndex + 1, url: pageURL, into: box)
+                    let body = try await feed(chunks, page: nextToIndex + 1, url: pageURL, into: box)
                     state.record(page: body, head: head, freshness: pageFreshness)
                     nextToIndex += 1
                 }
