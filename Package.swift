@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "folio", targets: ["folio"]),
         .library(name: "FolioEngine", targets: ["FolioEngine"]),
+        .library(name: "FolioConfiguration", targets: ["FolioConfiguration"]),
         .library(name: "FolioGateway", targets: ["FolioGateway"]),
         .library(name: "FolioRedis", targets: ["FolioRedis"]),
     ],
@@ -32,11 +33,18 @@ let package = Package(
             name: "FolioEngine",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Gateway: config, route table, upstream client, cache, Hummingbird responder.
+        // The config file: YAML read once into the engine's types, every problem with its
+        // position. No HTTP, so tools and the fuzz package link it alone.
+        .target(
+            name: "FolioConfiguration",
+            dependencies: ["FolioEngine", .product(name: "Yams", package: "Yams")]
+        ),
+        // Gateway: route table, fill pipeline, upstream client, cache, Hummingbird responder.
         .target(
             name: "FolioGateway",
             dependencies: [
                 "FolioEngine",
+                "FolioConfiguration",
                 "CAllocator",
                 "CBrotli",
                 "CZstd",
@@ -71,6 +79,7 @@ let package = Package(
             name: "folio",
             dependencies: [
                 "FolioGateway",
+                "FolioConfiguration",
                 "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -95,6 +104,7 @@ let package = Package(
             name: "FolioGatewayTests",
             dependencies: [
                 "FolioGateway",
+                "FolioConfiguration",
                 "CAllocator",
                 "CBrotli",
                 "CZstd",

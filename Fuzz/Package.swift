@@ -9,20 +9,13 @@ import PackageDescription
 // `main` never runs: each target's main.swift calls `LLVMFuzzerRunDriver` (declared by the
 // FuzzDriver C target) with its `LLVMFuzzerTestOneInput`.
 //
-// FuzzListIndexer and FuzzQuery use the engine library as it is (its swift-crypto C code is
-// built without sanitizers, since only swiftc gets the flag). The Link header parser and the
-// config loader live in FolioGateway, whose dependencies (Hummingbird, NIO, NIO SSL,
-// AsyncHTTPClient) would make the sanitized build take far longer than the fuzzing: their
-// targets compile the gateway's own files through symlinks (`Sources/FuzzLinkHeader/Crawl/*`,
-// `Sources/FuzzConfig/Configuration` -> the whole directory, `Sources/FuzzConfig/Routing/*`,
-// `Sources/FuzzConfig/Compression/ContentCoding.swift`),
-// which need nothing beyond Foundation, Yams and (for the config's paging types) the engine.
+// Each target links the library it fuzzes as it is: the engine (list indexer, query parser,
+// Link header parser) or the configuration loader, whose only dependencies are the engine and
+// Yams. Their C dependencies (swift-crypto, libyaml) are built without sanitizers, since only
+// swiftc gets the flag; nothing of the gateway (Hummingbird, NIO) is built.
 let package = Package(
     name: "folio-fuzz",
-    dependencies: [
-        .package(name: "folio", path: ".."),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-    ],
+    dependencies: [.package(name: "folio", path: "..")],
     targets: [
         // Declares libFuzzer's `LLVMFuzzerRunDriver`, which each target's main.swift calls.
         .target(name: "FuzzDriver"),
@@ -34,12 +27,13 @@ let package = Package(
             name: "FuzzQuery",
             dependencies: ["FuzzDriver", .product(name: "FolioEngine", package: "folio")]
         ),
-        .executableTarget(name: "FuzzLinkHeader", dependencies: ["FuzzDriver"]),
+        .executableTarget(
+            name: "FuzzLinkHeader",
+            dependencies: ["FuzzDriver", .product(name: "FolioEngine", package: "folio")]
+        ),
         .executableTarget(
             name: "FuzzConfig",
-            dependencies: [
-                "FuzzDriver", .product(name: "Yams", package: "Yams"), .product(name: "FolioEngine", package: "folio"),
-            ]
+            dependencies: ["FuzzDriver", .product(name: "FolioConfiguration", package: "folio")]
         ),
     ]
 )

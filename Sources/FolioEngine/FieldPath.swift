@@ -18,29 +18,11 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             tokens = [Array(text.utf8)]
             return
         }
-        var tokens: [[UInt8]] = []
-        for raw in text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            var token: [UInt8] = []
-            token.reserveCapacity(raw.count)
-            var escaped = false
-            for byte in raw {
-                if escaped {
-                    switch byte {
-                    case UInt8(ascii: "0"): token.append(UInt8(ascii: "~"))
-                    case UInt8(ascii: "1"): token.append(UInt8(ascii: "/"))
-                    default: throw .invalidParameter("JSON Pointer \(text) has an invalid `~` escape.")
-                    }
-                    escaped = false
-                } else if byte == UInt8(ascii: "~") {
-                    escaped = true
-                } else {
-                    token.append(byte)
-                }
-            }
-            if escaped { throw .invalidParameter("JSON Pointer \(text) ends in a lone `~`.") }
-            tokens.append(token)
+        do {
+            tokens = try JSONPointer(text).tokens.map { Array($0.utf8) }
+        } catch {
+            throw .invalidParameter(error.detail)
         }
-        self.tokens = tokens
     }
 
     public var description: String { text }

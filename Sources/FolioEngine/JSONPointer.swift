@@ -7,14 +7,15 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     public let tokens: [String]
 
     /// Parses the pointer text; a non-empty text must start with `/`, and `~` must be followed by
-    /// `0` or `1`.
+    /// `0` or `1`. The one RFC 6901 parser: config values, fields and query fields all use it.
     public init(_ text: String) throws(FolioError) {
         if text.isEmpty {
             tokens = []
             return
         }
         guard text.utf8.first == UInt8(ascii: "/") else {
-            throw .invalidJSONPointer("JSON pointer '\(text)' must be empty or start with '/'")
+            throw .invalidJSONPointer(
+                "'\(text)' is not a JSON Pointer: it must be \"\" (the whole body) or start with '/'")
         }
         var parsed: [String] = []
         for raw in text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
@@ -29,7 +30,9 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
                 switch iterator.next() {
                 case UInt8(ascii: "0"): decoded.append(UInt8(ascii: "~"))
                 case UInt8(ascii: "1"): decoded.append(UInt8(ascii: "/"))
-                default: throw .invalidJSONPointer("JSON pointer '\(text)': '~' must be followed by '0' or '1'")
+                default:
+                    throw .invalidJSONPointer(
+                        "'\(text)' is not a JSON Pointer: '~' must be written ~0, and '/' inside a name ~1")
                 }
             }
             parsed.append(String(decoding: decoded, as: UTF8.self))
@@ -37,7 +40,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         tokens = parsed
     }
 
-    init(tokens: [String]) {
+    /// A pointer to the given (unescaped) tokens.
+    public init(tokens: [String]) {
         self.tokens = tokens
     }
 

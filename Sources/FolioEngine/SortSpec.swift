@@ -32,6 +32,9 @@ public struct SortSpec: Sendable, Hashable {
         self.keys = keys
     }
 
+    /// The keys as written (`name`, `-price`): what a snapshot token's sort prefix hashes.
+    public var texts: [String] { keys.map { ($0.descending ? "-" : "") + $0.field.text } }
+
     /// No keys: the upstream order.
     public static let upstream = SortSpec(keys: [])
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioConfiguration
 import FolioGateway
 import Foundation
 

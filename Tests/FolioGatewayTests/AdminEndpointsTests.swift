@@ -1,3 +1,4 @@
+import FolioConfiguration
 import Foundation
 import Testing
 

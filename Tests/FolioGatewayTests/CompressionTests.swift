@@ -1,6 +1,7 @@
 import CBrotli
 import CZlib
 import CZstd
+import FolioConfiguration
 import FolioEngine
 import Foundation
 import HTTPTypes

@@ -1,4 +1,6 @@
+@testable import FolioConfiguration
 import Foundation
+import FolioEngine
 import Testing
 
 @testable import FolioGateway
@@ -52,8 +54,8 @@ struct ConfigurationLoaderTests {
         #expect(route.path.text == "/objects")
         #expect(route.upstream.text == "http://legacy:3000/api/objects")
         #expect(route.upstream.origin == "http://legacy:3000")
-        #expect(route.items == "")
-        #expect(route.sort.isEmpty && route.sortable.isEmpty && route.groupable.isEmpty)
+        #expect(route.items == .root)
+        #expect(route.sort.keys.isEmpty && route.sortable.isEmpty && route.groupable.isEmpty)
         #expect(route.sectionKey == nil)
         #expect(route.vary.isEmpty && route.forwardQuery.isEmpty)
         #expect(route.authorized == .bypass)
@@ -94,7 +96,7 @@ struct ConfigurationLoaderTests {
         let config = try ConfigurationLoader.parse(yaml: uncommented, file: "f.yaml")
         let paging = try #require(config.routes.first?.upstreamPaging)
         #expect(paging.style == .linkHeader)
-        #expect(paging.nextField == "/next" && paging.pageParam == "page" && paging.offsetParam == "offset")
+        #expect(paging.nextField.description == "/next" && paging.pageParam == "page" && paging.offsetParam == "offset")
         #expect(paging.sizeParam == "per_page" && paging.size == 100 && paging.firstPage == 1)
         #expect(paging.totalField == nil && paging.maxPages == 10_000 && paging.concurrency == 4)
     }
@@ -144,7 +146,7 @@ struct ConfigurationLoaderTests {
         #expect(b.cache.maxBytes == Configuration.CacheSettings().maxBytes)
         #expect(b.cache.staleWhileRevalidate == .seconds(30) && b.cache.snapshotRetention == .seconds(600))
         #expect(b.upstreamPaging?.style == .page && b.upstreamPaging?.concurrency == 16)
-        #expect(b.upstreamPaging?.totalField == "/total")
+        #expect(b.upstreamPaging?.totalField?.description == "/total")
         #expect(b.upstream.origin == "https://up:443")
         #expect(config.defaults.pageSize == 50)
     }
@@ -187,11 +189,12 @@ struct ConfigurationLoaderTests {
         let route = config.routes[0]
         #expect(route.path.segments == [.literal("users"), .placeholder("id"), .literal("orders")])
         #expect(route.upstream.render(["id": "a b"]) == "http://legacy/api/users/a%20b/orders?all=1")
-        #expect(route.items == "/data/items")
-        #expect(route.sort == ["name", "-price"])
+        #expect(route.items.tokens == ["data", "items"])
+        #expect(route.sort.texts == ["name", "-price"])
+        #expect(route.sort.keys.map(\.descending) == [false, true])
         #expect(route.sortable == ["name", "price"])
-        #expect(route.sectionKey == "name")
-        #expect(route.groupable == ["category", "/meta/kind"])
+        #expect(route.sectionKey?.text == "name")
+        #expect(route.groupable.map(\.text) == ["category", "/meta/kind"])
         #expect(route.vary == ["Accept-Language"])
         #expect(route.forwardQuery == ["lang"])
         #expect(route.authorized == .perCredential)

@@ -1,3 +1,4 @@
+import FolioEngine
 import Testing
 
 @testable import FolioGateway

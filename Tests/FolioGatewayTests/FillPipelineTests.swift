@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Logging
 import NIOHTTP1
@@ -16,7 +17,7 @@ struct FillPipelineTests {
     func pipeline(_ upstream: MemoryUpstream, routeKeys: String = "", top: String = "") throws -> (FillPipeline, RouteRuntime) {
         let configuration = try ConfigurationLoader.parse(
             yaml: gatewayYAML(upstream: Self.url, route: routeKeys, top: top), file: "test.yaml")
-        let route = try RouteRuntime(
+        let route = RouteRuntime(
             configuration.routes[0], limits: configuration.limits, metrics: GatewayMetrics().route("objects"))
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical

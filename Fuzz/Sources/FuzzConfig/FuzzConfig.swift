@@ -1,5 +1,6 @@
-/// libFuzzer entry: the config loader (compiled from the gateway's own files, see
-/// Package.swift) on arbitrary YAML text.
+import FolioConfiguration
+
+/// libFuzzer entry: the config loader on arbitrary YAML text.
 ///
 /// Checks, beyond "never crashes": a rejected file reports at least one problem, each with a
 /// 1-based position inside the text, and an accepted one has at least one route.

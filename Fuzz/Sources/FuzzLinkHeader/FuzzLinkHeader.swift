@@ -1,4 +1,6 @@
-/// libFuzzer entry: `LinkHeader` (compiled from the gateway's own file, see Package.swift) on
+import FolioEngine
+
+/// libFuzzer entry: `LinkHeader` on
 /// arbitrary field values; a newline in the input separates field lines.
 ///
 /// Checks, beyond "never crashes": `next` is the target of one of the parsed links, and writing

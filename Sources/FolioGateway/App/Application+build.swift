@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioConfiguration
 import FolioEngine
 import Hummingbird
 import HummingbirdCore
@@ -55,15 +56,9 @@ public func buildApplication(
     let metrics = GatewayMetrics(registry: registry)
     let tracing = try GatewayTracing(configuration.tracing, logger: logger)
     let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration), tracer: tracing.tracer)
-    let gateway: Gateway
-    do {
-        gateway = try Gateway(
-            configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
-            tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)
-    } catch {
-        Task { try? await upstream.shutdown() }
-        throw error
-    }
+    let gateway = Gateway(
+        configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
+        tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)
     logCacheBound(configuration.cache, logger: logger)
     let current = CurrentGateway(gateway)
     let readiness = Readiness()

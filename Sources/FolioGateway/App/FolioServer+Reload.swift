@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Logging
 
@@ -69,19 +70,9 @@ extension FolioServer {
         if configuration.logging.level != previous.logging.level {
             logger.logLevel = Logger.Level(rawValue: configuration.logging.level.rawValue) ?? logger.logLevel
         }
-        let gateway: Gateway
-        do {
-            gateway = try Gateway(
-                configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now,
-                store: old.cache.store, tracer: old.tracer, recordsRootSpans: old.recordsRootSpans)
-        } catch {
-            // The loader validated the config, so this is a bug; never leave a client unshut.
-            if rebuild { current.retire(upstream) }
-            return .failure(
-                ConfigurationError(problems: [
-                    ConfigurationProblem(file: "", line: 1, column: 1, path: "", message: error.detail)
-                ]))
-        }
+        let gateway = Gateway(
+            configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now,
+            store: old.cache.store, tracer: old.tracer, recordsRootSpans: old.recordsRootSpans)
         // The store outlives the gateway: unchanged routes keep their snapshots.
         let kept = configuration.routes.filter { previous.routes.contains($0) }.map(\.name)
         let removed = previous.routes.map(\.name).filter { !kept.contains($0) }

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import Hummingbird
 import Logging
 import ServiceLifecycle

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import Logging
 import ServiceLifecycle
 import UnixSignals

@@ -1,3 +1,5 @@
+import FolioConfiguration
+
 /// `Accept-Encoding` negotiation (RFC 9110 12.5.3), pure so every rule has a table test.
 ///
 /// The highest `q` wins; ties go to the order of `server.compression.encodings`; `q=0` refuses a

@@ -1,6 +1,7 @@
 import CBrotli
 import CZlib
 import CZstd
+import FolioConfiguration
 
 /// One-shot compression of a rendered answer with Debian's C libraries. A list answer is
 /// compressed once per snapshot, query and coding and then served from memory (`RenderedPages`),

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Tracing
 
@@ -14,7 +15,7 @@ extension FillPipeline {
         logger[metadataKey: "folio.route"] = "\(route.name)"
         let crawler = Crawler(
             paging: paging, upstream: upstream, url: plan.url, headers: plan.headers,
-            items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort,
+            items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort.texts,
             crawlTimeout: limits.crawlTimeout, errorBodyLimit: errorBodyLimit,
             pageFreshness: { [self] head in freshness(of: head, plan: plan, route: route) }, logger: logger)
         // One span over the crawl; each page's fetch is a child of it.

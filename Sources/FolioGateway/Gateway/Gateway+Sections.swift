@@ -56,7 +56,7 @@ struct ListSelection: Sendable {
             } else if let path = route.groupableFields[field] {
                 groupBy = .field(name: field, path: path)
             } else {
-                let allowed = (route.sectionKey == nil ? [] : ["alphabetical"]) + route.config.groupable
+                let allowed = (route.sectionKey == nil ? [] : ["alphabetical"]) + route.config.groupable.map(\.text)
                 throw .invalidParameter("groupBy '\(field)' is not allowed on this route; allowed: \(Self.list(allowed))")
             }
         } else {

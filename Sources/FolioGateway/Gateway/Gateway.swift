@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioConfiguration
 import FolioEngine
 import HTTPTypes
 import Hummingbird
@@ -36,13 +37,13 @@ public final class Gateway: Sendable {
         store: (any SnapshotStore)? = nil,
         tracer: any Tracer = NoOpTracer(),
         recordsRootSpans: Bool = false
-    ) throws(FolioError) {
+    ) {
         self.configuration = configuration
         self.tracer = tracer
         self.recordsRootSpans = recordsRootSpans
         var routes: [RouteRuntime] = []
         for route in configuration.routes {
-            routes.append(try RouteRuntime(route, limits: configuration.limits, metrics: metrics.route(route.name)))
+            routes.append(RouteRuntime(route, limits: configuration.limits, metrics: metrics.route(route.name)))
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 
 /// A configured route with everything the request path needs precomputed once per config.
@@ -22,7 +23,7 @@ final class RouteRuntime: Sendable {
     /// This route's metric handles, created once per config.
     let metrics: RouteMetrics
 
-    init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) throws(FolioError) {
+    init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) {
         self.config = route
         self.metrics = metrics
         let p = route.paging
@@ -32,22 +33,22 @@ final class RouteRuntime: Sendable {
             overMax: p.overMaxPageSize,
             names: p.params,
             pageBase: p.pageBase,
-            groupable: route.groupable
+            groupable: route.groupable.map(\.text)
         )
-        self.itemsPointer = try JSONPointer(route.items)
+        self.itemsPointer = route.items
         self.indexLimits = IndexLimits(
             maxBytes: limits.maxUpstreamBytes, maxItems: limits.maxItems, maxDepth: limits.maxJSONDepth)
         self.varyNames = route.vary.map { $0.lowercased() }
         self.forwardQuery = Set(route.forwardQuery)
-        self.defaultSort = try SortSpec(parsing: route.sort)
-        self.sectionKey = try route.sectionKey.map { name throws(FolioError) in try FieldPath(name) }
+        self.defaultSort = route.sort
+        self.sectionKey = route.sectionKey
         var sortable = route.sortable
-        for name in [route.sectionKey].compactMap({ $0 }) + route.groupable where !sortable.contains(name) {
-            sortable.append(name)
+        for field in [route.sectionKey].compactMap({ $0 }) + route.groupable where !sortable.contains(field.text) {
+            sortable.append(field.text)
         }
         self.sortableFields = sortable
         var groupable: [String: FieldPath] = [:]
-        for name in route.groupable { groupable[name] = try FieldPath(name) }
+        for field in route.groupable { groupable[field.text] = field }
         self.groupableFields = groupable
     }
 

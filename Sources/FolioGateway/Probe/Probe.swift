@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Logging
 import NIOHTTP1
@@ -32,21 +33,16 @@ public enum Probe {
         let recorder = ExchangeRecorder(progress: progress)
         let upstream = UpstreamClient(
             settings: Gateway.upstreamSettings(for: configuration), observer: { recorder.record($0) })
-        do {
-            let gateway = try Gateway(
-                configuration: configuration, upstream: upstream,
-                logger: Logger(label: "folio.probe", factory: { _ in SwiftLogNoOpLogHandler() }))
-            var reports: [ProbeReport] = []
-            for route in gateway.routes where names.isEmpty || names.contains(route.name) {
-                recorder.start(route.name)
-                reports.append(await gateway.probe(route, parameters: parameters, recorder: recorder))
-            }
-            try await upstream.shutdown()
-            return reports
-        } catch {
-            try? await upstream.shutdown()
-            throw error
+        let gateway = Gateway(
+            configuration: configuration, upstream: upstream,
+            logger: Logger(label: "folio.probe", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var reports: [ProbeReport] = []
+        for route in gateway.routes where names.isEmpty || names.contains(route.name) {
+            recorder.start(route.name)
+            reports.append(await gateway.probe(route, parameters: parameters, recorder: recorder))
         }
+        try await upstream.shutdown()
+        return reports
     }
 }
 

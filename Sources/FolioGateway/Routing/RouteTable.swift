@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 
 /// The route a request path selected, with its decoded placeholder values.

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import Logging
 import OTel
 import ServiceLifecycle

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioConfiguration
 import NIOCore
 import NIOHTTP1
 import Tracing

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioConfiguration
 import Foundation
 import FolioEngine
 import HTTPTypes

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioConfiguration
 import Foundation
 import Logging
 import NIOCore

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Foundation
 import Logging
@@ -40,8 +41,8 @@ struct Crawler: Sendable {
     }
 
     private func crawl() async throws -> Outcome {
-        let nextPointer = paging.style == .nextField ? try JSONPointer(paging.nextField) : nil
-        let totalPointer = try paging.totalField.map { try JSONPointer($0) }
+        let nextPointer = paging.style == .nextField ? paging.nextField : nil
+        let totalPointer = paging.totalField
         let indexer = IndexerBox(
             ListIndexer(items: items, limits: limits, sort: sort, captures: [nextPointer, totalPointer].compactMap { $0 }))
         var state = CrawlState(origin: Origin(url), firstURL: firstURL)

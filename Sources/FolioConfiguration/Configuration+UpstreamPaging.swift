@@ -1,3 +1,5 @@
+import FolioEngine
+
 extension Configuration {
     /// `upstreamPaging:`: how to crawl an upstream that returns its list in pages (SPEC 4).
     /// `style` is required once the key is present; the other keys have defaults.
@@ -16,7 +18,7 @@ extension Configuration {
         /// `style` (required).
         public var style: Style
         /// `nextField`: JSON Pointer to the next-page URL in each body. Default `/next`.
-        public var nextField: String
+        public var nextField: JSONPointer
         /// `pageParam`: the page-number parameter. Default `page`.
         public var pageParam: String
         /// `offsetParam`: the offset parameter. Default `offset`.
@@ -29,7 +31,7 @@ extension Configuration {
         public var firstPage: Int
         /// `totalField`: JSON Pointer to the total item count in the first body; enables
         /// parallel fetching. Default `null`.
-        public var totalField: String?
+        public var totalField: JSONPointer?
         /// `maxPages`: a crawl fetching more pages fails. Default `10000`.
         public var maxPages: Int
         /// `concurrency`: parallel page fetches with `totalField`, 1...16. Default `4`.
@@ -40,7 +42,7 @@ extension Configuration {
 
         public init(style: Style) {
             self.style = style
-            nextField = "/next"
+            nextField = JSONPointer(tokens: ["next"])
             pageParam = "page"
             offsetParam = "offset"
             sizeParam = "per_page"

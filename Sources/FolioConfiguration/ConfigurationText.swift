@@ -41,32 +41,6 @@ enum ConfigurationText {
         return Int64(text)
     }
 
-    /// RFC 6901: `""` or `/`-separated reference tokens, `~` only as `~0` or `~1`.
-    static func jsonPointerProblem(_ text: String) -> String? {
-        if text.isEmpty { return nil }
-        guard text.hasPrefix("/") else {
-            return "'\(text)' is not a JSON Pointer: it must be \"\" (the whole body) or start with '/'"
-        }
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            guard scalar == "~" else { continue }
-            let next = scalars.next()
-            guard next == "0" || next == "1" else {
-                return "'\(text)' is not a JSON Pointer: '~' must be written ~0, and '/' inside a name ~1"
-            }
-        }
-        return nil
-    }
-
-    /// A field of an item (SPEC 2.1): a top-level member name, or a JSON Pointer when it starts
-    /// with `/`. A leading `-` is refused because `sort` and `?sort=` use it for descending.
-    static func fieldProblem(_ text: String) -> String? {
-        if text.isEmpty { return "a field name cannot be empty" }
-        if text.hasPrefix("/") { return jsonPointerProblem(text) }
-        if text.hasPrefix("-") { return "a field name cannot start with '-' (that marks descending order in sort)" }
-        return nil
-    }
-
     /// The known key closest to an unknown one, when it is plausibly a typo: equal ignoring
     /// case, or within a small edit distance.
     static func suggestion(for key: String, among known: [String]) -> String? {

@@ -1,3 +1,4 @@
+import FolioEngine
 extension ConfigurationReader {
     static let routeKeys =
         [
@@ -68,18 +69,16 @@ extension ConfigurationReader {
         }
 
         let paging = self.paging(fields, base: defaults)
-        var items = ""
-        if let e = fields["items"], let text = string(e) {
-            if let problem = ConfigurationText.jsonPointerProblem(text) { report(problem, at: e.location) } else { items = text }
-        }
-        let sort = fieldList(fields["sort"], allowingDescending: true)
-        let sortable = fieldList(fields["sortable"], allowingDescending: false)
-        var sectionKey: String? = nil
+        var items = JSONPointer.root
+        if let e = fields["items"], let pointer = pointer(e) { items = pointer }
+        let sort = SortSpec(keys: fieldList(fields["sort"], allowingDescending: true))
+        let sortable = fieldList(fields["sortable"], allowingDescending: false).map(\.field.text)
+        var sectionKey: FieldPath? = nil
         if let e = fields["sectionKey"], let text = nullableString(e), let text {
-            if let problem = ConfigurationText.fieldProblem(text) { report(problem, at: e.location) } else { sectionKey = text }
+            sectionKey = field(text, at: e.location)
         }
         let reserved = paging.params.all + Configuration.Route.fixedParameterNames
-        let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved)
+        let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved).map(\.field)
         var vary: [String] = []
         if let e = fields["vary"], let list = strings(e) {
             for item in list {
@@ -121,20 +120,46 @@ extension ConfigurationReader {
     /// refused because they would be read as Folio's own query parameters.
     private mutating func fieldList(
         _ entry: ConfigEntry?, allowingDescending: Bool, reserved: [String] = []
-    ) -> [String] {
+    ) -> [SortKey] {
         guard let entry, let list = strings(entry) else { return [] }
-        var result: [String] = []
+        var result: [SortKey] = []
         for item in list {
-            let field = allowingDescending && item.text.hasPrefix("-") ? String(item.text.dropFirst()) : item.text
-            if let problem = ConfigurationText.fieldProblem(field) {
-                report(problem, at: item.location)
-            } else if reserved.contains(field) {
-                report("'\(field)' is one of Folio's own parameters on this route, so it cannot be a filter", at: item.location)
+            let descending = allowingDescending && item.text.hasPrefix("-")
+            let text = descending ? String(item.text.dropFirst()) : item.text
+            guard let field = field(text, at: item.location) else { continue }
+            if reserved.contains(text) {
+                report("'\(text)' is one of Folio's own parameters on this route, so it cannot be a filter", at: item.location)
             } else {
-                result.append(item.text)
+                result.append(SortKey(field, descending: descending))
             }
         }
         return result
+    }
+
+    /// A field of an item: a top-level member name, or a JSON Pointer when it starts with `/`.
+    /// A leading `-` is refused because `sort` and `?sort=` use it for descending.
+    private mutating func field(_ text: String, at location: ConfigLocation) -> FieldPath? {
+        if text.hasPrefix("-") {
+            report("a field name cannot start with '-' (that marks descending order in sort)", at: location)
+            return nil
+        }
+        do {
+            return try FieldPath(text)
+        } catch {
+            report(text.isEmpty ? "a field name cannot be empty" : error.detail, at: location)
+            return nil
+        }
+    }
+
+    /// A JSON Pointer (RFC 6901), parsed by the engine's one parser.
+    private mutating func pointer(_ entry: ConfigEntry) -> JSONPointer? {
+        guard let text = string(entry) else { return nil }
+        do {
+            return try JSONPointer(text)
+        } catch {
+            report(error.detail, at: entry.location)
+            return nil
+        }
     }
 
     static let upstreamPagingKeys = [
@@ -151,9 +176,7 @@ extension ConfigurationReader {
             report("missing required key 'style' (linkHeader, nextField, page or offset)", at: fields.missing("style"))
         }
         var paging = Configuration.UpstreamPaging(style: style ?? .linkHeader)
-        if let e = fields["nextField"], let text = string(e) {
-            if let problem = ConfigurationText.jsonPointerProblem(text) { report(problem, at: e.location) } else { paging.nextField = text }
-        }
+        if let e = fields["nextField"], let pointer = pointer(e) { paging.nextField = pointer }
         for key in ["pageParam", "offsetParam", "sizeParam"] {
             guard let e = fields[key], let text = string(e) else { continue }
             if text.isEmpty { report("a parameter name cannot be empty", at: e.location); continue }
@@ -165,9 +188,7 @@ extension ConfigurationReader {
         }
         if let e = fields["size"], let n = atLeast(1, int(e), e) { paging.size = n }
         if let e = fields["firstPage"], let n = atLeast(0, int(e), e) { paging.firstPage = n }
-        if let e = fields["totalField"], let text = nullableString(e), let text {
-            if let problem = ConfigurationText.jsonPointerProblem(text) { report(problem, at: e.location) } else { paging.totalField = text }
-        }
+        if let e = fields["totalField"], !isNull(e.node), let pointer = pointer(e) { paging.totalField = pointer }
         if let e = fields["maxPages"], let n = atLeast(1, int(e), e) { paging.maxPages = n }
         if let e = fields["concurrency"], let n = int(e) {
             if (1...Configuration.UpstreamPaging.maxConcurrency).contains(n) {

@@ -1,3 +1,5 @@
+import FolioEngine
+
 extension Configuration {
     /// One list endpoint: a client path, the upstream it is fetched from, and how it is served.
     public struct Route: Sendable, Equatable {
@@ -9,18 +11,18 @@ extension Configuration {
         /// substituted percent-encoded.
         public var upstream: UpstreamTemplate
         /// `items`: JSON Pointer (RFC 6901) to the array in each upstream body; `""` (default) is
-        /// the body itself. Already validated.
-        public var items: String
+        /// the body itself.
+        public var items: JSONPointer
         /// `sort`: the route's default order, e.g. `[name, -price, id]` (`-` = descending).
         /// Default `[]`: upstream order.
-        public var sort: [String]
+        public var sort: SortSpec
         /// `sortable`: fields a client may sort by with `?sort=field` / `?sort=-field`.
         /// Default `[]`.
         public var sortable: [String]
         /// `sectionKey`: field used by `groupBy=alphabetical` and `beginsWith`. Default `null`.
-        public var sectionKey: String?
+        public var sectionKey: FieldPath?
         /// `groupable`: fields usable with `groupBy=FIELD` and `?FIELD=value`. Default `[]`.
-        public var groupable: [String]
+        public var groupable: [FieldPath]
         /// `vary`: request headers that select different upstream variants (as written).
         /// Default `[]`.
         public var vary: [String]
@@ -43,11 +45,11 @@ extension Configuration {
             name: String,
             path: RoutePattern,
             upstream: UpstreamTemplate,
-            items: String = "",
-            sort: [String] = [],
+            items: JSONPointer = .root,
+            sort: SortSpec = .upstream,
             sortable: [String] = [],
-            sectionKey: String? = nil,
-            groupable: [String] = [],
+            sectionKey: FieldPath? = nil,
+            groupable: [FieldPath] = [],
             vary: [String] = [],
             forwardQuery: [String] = [],
             authorized: Authorization = .bypass,

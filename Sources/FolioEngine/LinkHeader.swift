@@ -5,34 +5,44 @@
 /// `<…>` and quoted strings, parameter names are case-insensitive, quoted values may contain
 /// `,` `;` and backslash escapes, and only the first `rel` of a link counts. A malformed link is
 /// skipped up to the next comma instead of failing the whole header.
-struct LinkHeader: Sendable, Equatable {
-    struct Parameter: Sendable, Equatable {
+public struct LinkHeader: Sendable, Equatable {
+    public struct Parameter: Sendable, Equatable {
         /// Lower-cased.
-        var name: String
-        var value: String
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    struct Link: Sendable, Equatable {
+    public struct Link: Sendable, Equatable {
         /// The URI-reference between `<` and `>`, unresolved.
-        var target: String
-        var parameters: [Parameter]
+        public var target: String
+        public var parameters: [Parameter]
+
+        public init(target: String, parameters: [Parameter]) {
+            self.target = target
+            self.parameters = parameters
+        }
 
         /// The relation types of the first `rel` parameter, lower-cased (`rel="next last"` has two).
-        var relations: [String] {
+        public var relations: [String] {
             guard let rel = parameters.first(where: { $0.name == "rel" }) else { return [] }
             return rel.value.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         }
     }
 
-    var links: [Link]
+    public var links: [Link]
 
     /// Parses every `Link` field line of a response, in order.
-    init(_ values: [String]) {
+    public init(_ values: [String]) {
         links = values.flatMap { Self.parse(Array($0.utf8)) }
     }
 
     /// The target of the first link with relation type `next`.
-    var next: String? {
+    public var next: String? {
         links.first { $0.relations.contains("next") }?.target
     }
 

@@ -1,1 +1,0 @@
-../../../../Sources/FolioGateway/Compression/ContentCoding.swift

@@ -1,1 +1,0 @@
-../../../../Sources/FolioGateway/Routing/RoutePattern.swift

@@ -1,1 +1,0 @@
-../../../../Sources/FolioGateway/Crawl/LinkHeader.swift

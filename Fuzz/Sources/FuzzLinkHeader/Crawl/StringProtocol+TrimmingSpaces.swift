@@ -1,1 +1,0 @@
-../../../../Sources/FolioGateway/Upstream/StringProtocol+TrimmingSpaces.swift
