@@ -16,7 +16,9 @@ public struct FolioError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configured limit this error breached, if any (counted by the gateway).
     public let limit: Limit?
 
-    public init(
+    /// Only the named factories (FolioError+Codes.swift) create problems, so every code is
+    /// listed in one place.
+    package init(
         code: String, status: Int, title: String, detail: String, headers: [HeaderField] = [], limit: Limit? = nil
     ) {
         self.code = code
@@ -37,23 +39,5 @@ public struct FolioError: Error, Sendable, Hashable, CustomStringConvertible {
             self.name = name
             self.value = value
         }
-    }
-}
-
-extension FolioError {
-    /// 400: a request parameter is malformed or not allowed.
-    public static func invalidParameter(_ detail: String) -> FolioError {
-        FolioError(code: "invalid-parameter", status: 400, title: "Invalid parameter", detail: detail)
-    }
-
-    /// 502: the upstream body is not a usable list.
-    public static func badUpstreamBody(_ detail: String) -> FolioError {
-        FolioError(code: "bad-upstream-body", status: 502, title: "Bad upstream body", detail: detail)
-    }
-
-    /// 502: an upstream list exceeds one of the configured limits.
-    public static func upstreamLimit(_ detail: String, limit: Limit) -> FolioError {
-        FolioError(
-            code: "upstream-limit-exceeded", status: 502, title: "Upstream limit exceeded", detail: detail, limit: limit)
     }
 }

@@ -69,13 +69,6 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension FolioError {
-    /// 500: a configured JSON Pointer is malformed (config validation normally reports it first).
-    public static func invalidJSONPointer(_ detail: String) -> FolioError {
-        FolioError(code: "invalid-json-pointer", status: 500, title: "Invalid JSON pointer", detail: detail)
-    }
-}
-
 extension String {
     fileprivate func replacingTildeAndSlash() -> String {
         guard utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return self }

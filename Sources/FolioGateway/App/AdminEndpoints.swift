@@ -45,13 +45,10 @@ enum AdminEndpoints {
     static func purge(_ request: Request, context: GatewayContext, gateway: Gateway) async -> Response {
         if let token = gateway.configuration.server.adminToken {
             guard request.headers[.authorization] == "Bearer \(token)" else {
-                return Problem.response(
-                    FolioError(code: "unauthorized", status: 401, title: "Unauthorized", detail: "purge needs the admin bearer token"),
-                    extraHeaders: [.wwwAuthenticate: "Bearer"])
+                return Problem.response(.unauthorized, extraHeaders: [.wwwAuthenticate: "Bearer"])
             }
         } else if !isLoopback(context.peerAddress) {
-            return Problem.response(
-                FolioError(code: "forbidden", status: 403, title: "Forbidden", detail: "without adminToken only loopback peers may purge"))
+            return Problem.response(.forbidden)
         }
         let name = request.uri.queryParameters["route"].map(String.init)
         guard let name, let route = gateway.routes.first(where: { $0.name == name }) else {

@@ -31,8 +31,7 @@ extension Gateway {
         _ request: Request, context: GatewayContext, target: RequestTarget, requestID: String
     ) async throws -> Response {
         guard let fallback = configuration.server.fallbackUpstream else {
-            throw FolioError(
-                code: "not-found", status: 404, title: "Not found", detail: "no route matches \(target.path)")
+            throw FolioError.notFound(path: String(target.path))
         }
         var response = try await measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
             try await forward(request, context: context, url: fallback.origin + target.raw, requestID: requestID)

@@ -52,10 +52,8 @@ extension Gateway {
                 base: linkBase(target), kept: listRequest.kept, names: route.paging.names,
                 style: listRequest.style, pageSize: listRequest.pageSize, pageBase: route.paging.pageBase,
                 snapshot: current.token)
-            throw FolioError(
-                code: "snapshot-gone", status: 410, title: "Snapshot gone",
-                detail: "snapshot '\(listRequest.snapshot ?? "")' is unknown or expired; start again from the first page",
-                headers: [.init("Link", "<\(links.url(offset: 0))>; rel=\"first\""), .init("Cache-Status", outcome.header)])
+            throw FolioError.snapshotGone(token: listRequest.snapshot ?? "", first: links.url(offset: 0))
+                .adding(header: .init("Cache-Status", outcome.header))
         }
     }
 
@@ -74,13 +72,7 @@ extension Gateway {
         var contentRange: String?
         if let range = listRequest.range {
             if range.first >= total {
-                throw FolioError(
-                    code: "range-not-satisfiable", status: 416, title: "Range not satisfiable",
-                    detail: "the list has \(total) items; the range starts at \(range.first)",
-                    headers: [
-                        .init("Content-Range", ContentRange.unsatisfied(total: total)),
-                        .init("Cache-Status", cacheStatus),
-                    ])
+                throw FolioError.rangeNotSatisfiable(totalCount: total).adding(header: .init("Cache-Status", cacheStatus))
             }
             status = .partialContent
             let last = min(range.first + listRequest.pageSize - 1, total - 1)

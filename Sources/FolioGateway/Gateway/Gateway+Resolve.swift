@@ -158,13 +158,7 @@ extension Gateway {
         case let error as FolioError: return error
         case let error as UpstreamError: return error.folioError
         default:
-            return FolioError(code: "upstream-failed", status: 502, title: "Upstream failed", detail: "\(error)")
+            return .upstreamFailed("\(error)")
         }
-    }
-}
-
-extension FolioError {
-    func adding(header: HeaderField) -> FolioError {
-        FolioError(code: code, status: status, title: title, detail: detail, headers: headers + [header], limit: limit)
     }
 }

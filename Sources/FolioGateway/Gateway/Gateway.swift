@@ -97,8 +97,7 @@ public final class Gateway: Sendable {
             response = Problem.response(error.folioError)
         } catch {
             logger.error("unexpected error", metadata: ["folio.request_id": "\(requestID)", "error": "\(error)"])
-            response = Problem.response(
-                FolioError(code: "internal", status: 500, title: "Internal error", detail: "unexpected error"))
+            response = Problem.response(.internal)
         }
         response.headers[.xRequestID] = requestID
         CORS.decorate(
@@ -129,10 +128,7 @@ public final class Gateway: Sendable {
         case .post, .put, .patch, .delete:
             return try await forwardUnsafe(request, context: context, route: route, match: match, target: target, requestID: requestID)
         default:
-            var response = Problem.response(
-                FolioError(
-                    code: "method-not-allowed", status: 405, title: "Method not allowed",
-                    detail: "\(request.method.rawValue) is not served on \(route.config.path.text)"))
+            var response = Problem.response(.methodNotAllowed(request.method.rawValue, path: route.config.path.text))
             response.headers[.allow] = CORS.allowedMethods
             return response
         }

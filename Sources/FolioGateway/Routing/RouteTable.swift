@@ -48,9 +48,7 @@ public struct RouteTable: Sendable {
         decoded.reserveCapacity(rawSegments.count)
         for raw in rawSegments {
             guard let text = URIText.decodingPath(Substring(raw)) else {
-                throw FolioError(
-                    code: "invalid-path", status: 400, title: "Invalid path",
-                    detail: "The path segment '\(Substring(raw))' has bad percent-encoding or is not UTF-8.")
+                throw FolioError.invalidPath(segment: Substring(raw))
             }
             decoded.append(text)
         }
@@ -67,9 +65,7 @@ public struct RouteTable: Sendable {
         for (segment, value) in zip(patterns[chosen].segments, decoded) {
             guard case .placeholder(let name) = segment else { continue }
             if value == "." || value == ".." || value.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-                throw FolioError(
-                    code: "invalid-path-parameter", status: 400, title: "Invalid path parameter",
-                    detail: "The value of {\(name)} may not be '.' or '..' or contain '/', '?' or '#'.")
+                throw FolioError.invalidPathParameter(name: name)
             }
             parameters[name] = value
         }

@@ -50,17 +50,15 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
     }
 
     public var folioError: FolioError {
-        let (title, detail): (String, String) =
-            switch kind {
-            case .unreachable: ("Upstream unreachable", "The upstream refused the connection or could not be reached.")
-            case .connectTimeout: ("Upstream connect timeout", "The upstream did not accept a connection in time.")
-            case .timeout: ("Upstream timeout", "The upstream did not send its whole answer in time.")
-            case .redirectRefused: ("Upstream redirect refused", "The upstream redirected to another origin.")
-            case .tooManyRedirects: ("Too many upstream redirects", "The upstream redirected more than 5 times.")
-            case .bodyTooLarge: ("Upstream body too large", "The upstream body exceeds limits.maxUpstreamBytes (counted after decompression).")
-            case .failed: ("Upstream failed", "The upstream exchange failed.")
-            }
-        return FolioError(code: code, status: status, title: title, detail: detail, limit: limit)
+        switch kind {
+        case .unreachable: .upstreamUnreachable
+        case .connectTimeout: .upstreamConnectTimeout
+        case .timeout: .upstreamTimeout
+        case .redirectRefused: .upstreamRedirectRefused
+        case .tooManyRedirects: .upstreamTooManyRedirects
+        case .bodyTooLarge: .upstreamBodyTooLarge
+        case .failed: .upstreamFailed()
+        }
     }
 
     public var description: String { "\(status) \(code): \(reason)" }
