@@ -36,7 +36,7 @@ extension Configuration {
         public var upstreamPaging: UpstreamPaging?
         /// `defaults:` merged with this route's own `pageSize`, `maxPageSize`,
         /// `overMaxPageSize`, `params` (per name), `pageBase`, `envelope`, `itemsKey`.
-        public var paging: RouteDefaults
+        public var paging: PagingSettings
         /// The global `cache:` merged with this route's `cache:` (`ttl`, `staleWhileRevalidate`,
         /// `staleIfError`, `snapshotRetention`); `maxBytes` is always the global one.
         public var cache: CacheSettings
@@ -54,7 +54,7 @@ extension Configuration {
             forwardQuery: [String] = [],
             authorized: Authorization = .bypass,
             upstreamPaging: UpstreamPaging? = nil,
-            paging: RouteDefaults = RouteDefaults(),
+            paging: PagingSettings = PagingSettings(),
             cache: CacheSettings = CacheSettings()
         ) {
             self.name = name

@@ -10,7 +10,7 @@ public struct Configuration: Sendable, Equatable {
     public var limits: Limits
     public var cache: CacheSettings
     /// The route defaults as written (already merged into every `Route.paging`).
-    public var defaults: RouteDefaults
+    public var defaults: PagingSettings
     /// In file order; at least one after loading.
     public var routes: [Route]
 
@@ -20,7 +20,7 @@ public struct Configuration: Sendable, Equatable {
         tracing: Tracing = Tracing(),
         limits: Limits = Limits(),
         cache: CacheSettings = CacheSettings(),
-        defaults: RouteDefaults = RouteDefaults(),
+        defaults: PagingSettings = PagingSettings(),
         routes: [Route]
     ) {
         self.server = server

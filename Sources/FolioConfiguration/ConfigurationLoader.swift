@@ -66,7 +66,7 @@ extension ConfigurationReader {
         let limits = fields["limits"].map { self.limits($0) } ?? Configuration.Limits()
         let cache = fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
             ?? Configuration.CacheSettings()
-        var defaults = Configuration.RouteDefaults()
+        var defaults = Configuration.PagingSettings()
         if let e = fields["defaults"], let defaultFields = self.fields(e, known: Self.pagingKeys) {
             defaults = paging(defaultFields, base: defaults)
         }

@@ -5,7 +5,7 @@ extension ConfigurationReader {
     /// The paging keys present in `fields` (the `defaults:` mapping or a route) merged over
     /// `base`. Cross-key rules are checked only when this mapping sets one of the keys involved,
     /// so a bad `defaults:` is reported once, not again on every route.
-    mutating func paging(_ fields: ConfigFields, base: Configuration.RouteDefaults) -> Configuration.RouteDefaults {
+    mutating func paging(_ fields: ConfigFields, base: Configuration.PagingSettings) -> Configuration.PagingSettings {
         var paging = base
         if let e = fields["pageSize"], let n = atLeast(1, int(e), e) { paging.pageSize = n }
         if let e = fields["maxPageSize"], let n = atLeast(1, int(e), e) { paging.maxPageSize = n }

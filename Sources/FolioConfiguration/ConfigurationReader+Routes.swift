@@ -15,7 +15,7 @@ extension ConfigurationReader {
     }
 
     mutating func routes(
-        _ entry: ConfigEntry, defaults: Configuration.RouteDefaults, cache: Configuration.CacheSettings
+        _ entry: ConfigEntry, defaults: Configuration.PagingSettings, cache: Configuration.CacheSettings
     ) -> [Configuration.Route] {
         guard let items = elements(entry) else { return [] }
         if items.isEmpty { report("at least one route is required", at: entry.location) }
@@ -40,7 +40,7 @@ extension ConfigurationReader {
     }
 
     private mutating func route(
-        _ entry: ConfigEntry, index: Int, defaults: Configuration.RouteDefaults, cache: Configuration.CacheSettings
+        _ entry: ConfigEntry, index: Int, defaults: Configuration.PagingSettings, cache: Configuration.CacheSettings
     ) -> Placed? {
         guard let fields = fields(entry, known: Self.routeKeys) else { return nil }
         var name: String? = nil

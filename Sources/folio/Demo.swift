@@ -71,7 +71,7 @@ struct Demo: AsyncParsableCommand {
         if configuration.server.admin == nil { await adminPort.set(0) }
         let termination: Termination
         do {
-            termination = try await FolioService(server: server, load: load).run()
+            termination = try await ServerLifecycle(server: server, load: load).run()
         } catch {
             fail("demo: \(error)")
         }

@@ -46,7 +46,7 @@ func makeMetricsRegistry() -> PrometheusCollectorRegistry {
 
 /// Runs until SIGTERM/SIGINT and exits with SPEC 1's status: 0 when drained, 1 when requests
 /// were cut off or a listener could not start.
-func runUntilDrained(_ service: FolioService) async throws -> Never {
+func runUntilDrained(_ service: ServerLifecycle) async throws -> Never {
     let termination: Termination
     do {
         termination = try await service.run()

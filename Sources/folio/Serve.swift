@@ -21,7 +21,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             fail("\(path): \(error)")
         }
-        let service = FolioService(server: server, load: { () throws(ConfigurationError) in
+        let service = ServerLifecycle(server: server, load: { () throws(ConfigurationError) in
             try ConfigurationLoader.load(file: path)
         })
         try await runUntilDrained(service)

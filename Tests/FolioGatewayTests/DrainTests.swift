@@ -48,7 +48,7 @@ struct DrainTests {
             let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
             let server = try buildApplication(
                 configuration: configuration, logger: quietLogger, onListening: { clientPort.set($0) })
-            let service = FolioService(server: server, drainSignals: [], reloadSignals: [])
+            let service = ServerLifecycle(server: server, drainSignals: [], reloadSignals: [])
             let running = Task { try await service.run() }
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let port = try await clientPort.value()
@@ -97,7 +97,7 @@ struct DrainTests {
             let yaml = listeningOnTakenPortYAML(taken)
             let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
             let server = try buildApplication(configuration: configuration, logger: quietLogger)
-            let service = FolioService(server: server, drainSignals: [], reloadSignals: [])
+            let service = ServerLifecycle(server: server, drainSignals: [], reloadSignals: [])
             await #expect(throws: (any Error).self) { try await service.run() }
         }
     }

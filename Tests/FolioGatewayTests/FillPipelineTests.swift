@@ -14,10 +14,10 @@ struct FillPipelineTests {
     let clock = TestClock()
 
     /// The pipeline and the one route of `routeKeys` (YAML lines of the route mapping).
-    func pipeline(_ upstream: MemoryUpstream, routeKeys: String = "", top: String = "") throws -> (FillPipeline, RouteRuntime) {
+    func pipeline(_ upstream: MemoryUpstream, routeKeys: String = "", top: String = "") throws -> (FillPipeline, CompiledRoute) {
         let configuration = try ConfigurationLoader.parse(
             yaml: gatewayYAML(upstream: Self.url, route: routeKeys, top: top), file: "test.yaml")
-        let route = RouteRuntime(
+        let route = CompiledRoute(
             configuration.routes[0], limits: configuration.limits, metrics: GatewayMetrics().route("objects"))
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical

@@ -10,7 +10,7 @@ import ServiceLifecycle
 
 /// Everything `folio serve` runs, assembled in one place so tests run the real thing.
 ///
-/// Run it with `FolioService` (drain on SIGTERM/SIGINT, reload on SIGHUP, exit status), or run
+/// Run it with `ServerLifecycle` (drain on SIGTERM/SIGINT, reload on SIGHUP, exit status), or run
 /// `application` for the listeners alone (tests: `application.test(.live)`).
 public struct FolioServer: Sendable {
     /// The client listener with the admin listener and the upstream clients' lifecycle attached
@@ -20,7 +20,7 @@ public struct FolioServer: Sendable {
     /// Counters and histograms of every gateway this server has loaded (reloads included).
     public let metrics: GatewayMetrics
     let current: CurrentGateway
-    /// The client listener alone, for `FolioService`, which orders it against the admin listener.
+    /// The client listener alone, for `ServerLifecycle`, which orders it against the admin listener.
     let listener: Application<GatewayResponder>
     let admin: (any Service)?
     /// What the listeners were built with; a reload cannot change it.

@@ -22,7 +22,7 @@ extension Gateway {
     /// The access log fields. The path is logged without its query (which may carry secrets);
     /// no request header is logged, so `Authorization` and `Cookie` never reach the log.
     func accessFields(
-        _ request: Request, context: GatewayContext, response: Response, route: RouteRuntime?, duration: Duration
+        _ request: Request, context: GatewayContext, response: Response, route: CompiledRoute?, duration: Duration
     ) -> Logger.Metadata {
         let path = RequestTarget(request.head.path ?? "/").path
         // Milliseconds, to the microsecond.

@@ -26,7 +26,7 @@ extension Gateway {
         let compression = configuration.server.compression
         var coding: ContentCoding?
         if !compression.encodings.isEmpty {
-            CORS.appendVary(&headers, "Accept-Encoding")
+            CORSRules.appendVary(&headers, "Accept-Encoding")
             if body.count >= compression.minBytes {
                 let accepted = request.headers[values: .acceptEncoding]
                 coding = AcceptEncoding.negotiate(

@@ -9,7 +9,7 @@ extension FillPipeline {
     /// failure fails the whole fill, so the cache keeps (and may serve within `staleIfError`)
     /// the snapshot it had. The list is as fresh as its shortest-lived page.
     func crawl(
-        _ plan: FillPlan, route: RouteRuntime, paging: Configuration.UpstreamPaging, previous: Snapshot?
+        _ plan: FillPlan, route: CompiledRoute, paging: Configuration.UpstreamPaging, previous: Snapshot?
     ) async throws -> FillResult {
         var logger = self.logger
         logger[metadataKey: "folio.route"] = "\(route.name)"

@@ -3,7 +3,7 @@ import NIOHTTP1
 
 extension FillPipeline {
     /// One GET of the whole list, indexed as it streams in.
-    func fetch(_ plan: FillPlan, route: RouteRuntime, previous: Snapshot?) async throws -> FillResult {
+    func fetch(_ plan: FillPlan, route: CompiledRoute, previous: Snapshot?) async throws -> FillResult {
         var headers = plan.headers
         let conditional = previous.map { $0.etag != nil || $0.lastModified != nil } ?? false
         if let previous, conditional {

@@ -32,7 +32,7 @@ struct FillPipeline: Sendable {
 
     /// Fetches (or crawls) `plan`'s list. A stale `previous` with validators is revalidated: a
     /// 304 renews it without a body, and a list with its token keeps its indexes.
-    func fill(_ plan: FillPlan, route: RouteRuntime, previous: Snapshot?) async throws -> FillResult {
+    func fill(_ plan: FillPlan, route: CompiledRoute, previous: Snapshot?) async throws -> FillResult {
         if let paging = route.config.upstreamPaging {
             return try await crawl(plan, route: route, paging: paging, previous: previous)
         }
@@ -40,7 +40,7 @@ struct FillPipeline: Sendable {
     }
 
     /// What an upstream answer's caching headers allow for this plan's list.
-    func freshness(of head: UpstreamHead, plan: FillPlan, route: RouteRuntime) -> Freshness {
+    func freshness(of head: UpstreamHead, plan: FillPlan, route: CompiledRoute) -> Freshness {
         Freshness.of(
             header: { name in head.headers[name].isEmpty ? nil : head.headers[name].joined(separator: ", ") },
             defaultTTL: route.config.cache.ttl,
@@ -51,7 +51,7 @@ struct FillPipeline: Sendable {
     /// A received list as the key's newest snapshot (or an uncacheable one), fresh as
     /// `freshness` says.
     func snapshot(
-        _ list: ItemList, token: String, route: RouteRuntime, previous: Snapshot?, freshness: Freshness
+        _ list: ItemList, token: String, route: CompiledRoute, previous: Snapshot?, freshness: Freshness
     ) -> FillResult {
         let now = now()
         if let previous, previous.token == token, freshness.storable {

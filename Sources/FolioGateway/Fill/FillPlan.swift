@@ -21,7 +21,7 @@ extension FillPlan {
     /// The plan for a list request on `route`: the upstream URL with its placeholders and
     /// forwarded query, the headers that select the list, and the key its snapshot is kept under.
     init(
-        _ request: Request, route: RouteRuntime, match: RouteMatch, parameters: [QueryParameter],
+        _ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter],
         peer: String?, peerIsTrusted: Bool, requestID: String
     ) {
         var url = route.config.upstream.render(match.parameters)

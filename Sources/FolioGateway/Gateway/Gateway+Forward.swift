@@ -9,7 +9,7 @@ extension Gateway {
     /// POST/PUT/PATCH/DELETE on a route path: forwarded with the client's whole query string;
     /// a 2xx answer drops the route's newest snapshots (SPEC 5.4).
     func forwardUnsafe(
-        _ request: Request, context: GatewayContext, route: RouteRuntime, match: RouteMatch,
+        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String
     ) async throws -> Response {
         var url = route.config.upstream.render(match.parameters)

@@ -8,7 +8,7 @@ import NIOHTTP1
 extension Gateway {
     /// GET/HEAD on a route path: answer a slice of the route's snapshot.
     func serveList(
-        _ request: Request, context: GatewayContext, route: RouteRuntime, match: RouteMatch,
+        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String
     ) async throws -> Response {
         let parameters = try QueryString.parse(target.query ?? "")
@@ -64,7 +64,7 @@ extension Gateway {
 
     /// Writes the page (or metadata, or 206 range) for a resolved snapshot.
     func pageResponse(
-        _ request: Request, route: RouteRuntime, listRequest: ListRequest, view: ListView, snapshot: Snapshot,
+        _ request: Request, route: CompiledRoute, listRequest: ListRequest, view: ListView, snapshot: Snapshot,
         cacheStatus: String, age: Int?, target: RequestTarget, grew: inout Bool
     ) throws -> Response {
         let total = view.count

@@ -21,7 +21,7 @@ extension Gateway {
     }
 
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
-    func resolve(_ plan: FillPlan, token: String?, route: RouteRuntime) async -> Resolution {
+    func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
         let settings = route.config.cache
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
             try await self.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {

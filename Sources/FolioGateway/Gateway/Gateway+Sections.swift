@@ -17,7 +17,7 @@ struct ListSelection: Sendable {
     let filters: [(path: FieldPath, value: String)]
     let groupBy: GroupBy?
 
-    init(_ request: ListRequest, route: RouteRuntime) throws(FolioError) {
+    init(_ request: ListRequest, route: CompiledRoute) throws(FolioError) {
         if let field = request.sort {
             let name = field.hasPrefix("-") ? String(field.dropFirst()) : field
             guard route.sortableFields.contains(name) else {
@@ -66,7 +66,7 @@ struct ListSelection: Sendable {
 
     /// Whether answering may build something the fill did not (an order, a section index, a
     /// filter), which then counts against `cache.maxBytes`.
-    func buildsIndexes(route: RouteRuntime) -> Bool {
+    func buildsIndexes(route: CompiledRoute) -> Bool {
         groupBy != nil || beginsWithTitle != nil || !filters.isEmpty || sort != route.defaultSort
     }
 
@@ -91,7 +91,7 @@ struct ListSelection: Sendable {
 extension Gateway {
     /// `?groupBy=…&metadataOnly`: the section index of the snapshot.
     func sectionIndexResponse(
-        _ request: Request, route: RouteRuntime, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
+        _ request: Request, route: CompiledRoute, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
         snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget, grew: inout Bool
     ) -> Response {
         let indexes = snapshot.indexes

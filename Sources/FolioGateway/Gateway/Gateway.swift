@@ -13,7 +13,7 @@ import Tracing
 /// One instance per loaded configuration; everything in it is immutable except the cache.
 public final class Gateway: Sendable {
     let configuration: Configuration
-    let routes: [RouteRuntime]
+    let routes: [CompiledRoute]
     let table: RouteTable
     let cache: SnapshotCache
     /// Forwards unsafe methods and fallback requests.
@@ -41,9 +41,9 @@ public final class Gateway: Sendable {
         self.configuration = configuration
         self.tracer = tracer
         self.recordsRootSpans = recordsRootSpans
-        var routes: [RouteRuntime] = []
+        var routes: [CompiledRoute] = []
         for route in configuration.routes {
-            routes.append(RouteRuntime(route, limits: configuration.limits, metrics: metrics.route(route.name)))
+            routes.append(CompiledRoute(route, limits: configuration.limits, metrics: metrics.route(route.name)))
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
@@ -100,7 +100,7 @@ public final class Gateway: Sendable {
             response = Problem.response(.internal)
         }
         response.headers[.xRequestID] = requestID
-        CORS.decorate(
+        CORSRules.decorate(
             &response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
             routeAnswer: context.record.routeIndex != nil)
         return response
@@ -124,12 +124,12 @@ public final class Gateway: Sendable {
         case .get, .head:
             return try await serveList(request, context: context, route: route, match: match, target: target, requestID: requestID)
         case .options:
-            return CORS.preflight(request, allowed: configuration.server.cors.allowOrigins)
+            return CORSRules.preflight(request, allowed: configuration.server.cors.allowOrigins)
         case .post, .put, .patch, .delete:
             return try await forwardUnsafe(request, context: context, route: route, match: match, target: target, requestID: requestID)
         default:
             var response = Problem.response(.methodNotAllowed(request.method.rawValue, path: route.config.path.text))
-            response.headers[.allow] = CORS.allowedMethods
+            response.headers[.allow] = CORSRules.allowedMethods
             return response
         }
     }

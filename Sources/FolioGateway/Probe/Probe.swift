@@ -77,7 +77,7 @@ final class ExchangeRecorder: Sendable {
 
 extension Gateway {
     /// One route's probe: a fill without a cache key, timed, with every page it fetched.
-    func probe(_ route: RouteRuntime, parameters: [String: String], recorder: ExchangeRecorder) async -> ProbeReport {
+    func probe(_ route: CompiledRoute, parameters: [String: String], recorder: ExchangeRecorder) async -> ProbeReport {
         let url = route.config.upstream.render(parameters)
         var report = ProbeReport(route: route.name, url: url, ok: false, bytes: 0, milliseconds: 0, pages: [])
         let missing = route.config.upstream.placeholderNames.filter { parameters[$0] == nil }
@@ -126,7 +126,7 @@ extension Gateway {
     /// The list's freshness as the fill computed it (the shortest page's for a crawl), why,
     /// and its validators.
     private func describeFreshness(
-        of exchanges: [UpstreamExchange], plan: FillPlan, route: RouteRuntime, into report: inout ProbeReport
+        of exchanges: [UpstreamExchange], plan: FillPlan, route: CompiledRoute, into report: inout ProbeReport
     ) {
         let pages = exchanges.map { pipeline.freshness(of: $0.head, plan: plan, route: route) }
         guard let first = pages.first else { return }

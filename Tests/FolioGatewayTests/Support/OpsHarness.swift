@@ -37,10 +37,10 @@ final class CapturedLog: Sendable {
     }
 }
 
-/// A running `FolioService` (in process, no signals trapped) with its bound ports.
+/// A running `ServerLifecycle` (in process, no signals trapped) with its bound ports.
 struct RunningFolio: Sendable {
     let server: FolioServer
-    let service: FolioService
+    let service: ServerLifecycle
     let clientPort: Int
     let adminPort: Int
     let http: HTTPClient
@@ -64,7 +64,7 @@ struct RunningFolio: Sendable {
     }
 }
 
-/// Runs `FolioService` for `yaml` (admin listener forced on an ephemeral loopback port) while
+/// Runs `ServerLifecycle` for `yaml` (admin listener forced on an ephemeral loopback port) while
 /// `body` runs, then drains it and returns what `run()` returned together with `body`'s result.
 func withFolio<T: Sendable>(
     _ yaml: String,
@@ -77,7 +77,7 @@ func withFolio<T: Sendable>(
     let server = try buildApplication(
         configuration: configuration, logger: logger,
         onListening: { clientPort.set($0) }, onAdminListening: { adminPort.set($0) })
-    let service = FolioService(server: server, drainSignals: [], reloadSignals: [])
+    let service = ServerLifecycle(server: server, drainSignals: [], reloadSignals: [])
     let running = Task { try await service.run() }
     let http = HTTPClient(eventLoopGroupProvider: .singleton)
     do {

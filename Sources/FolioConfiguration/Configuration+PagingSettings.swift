@@ -5,7 +5,7 @@ extension Configuration {
     ///
     /// `Configuration.defaults` holds the file's `defaults:`; `Route.paging` holds the result of
     /// merging a route's own keys over them.
-    public struct RouteDefaults: Sendable, Equatable {
+    public struct PagingSettings: Sendable, Equatable {
         /// `pageSize`: items per page when the client names none. Default `25`, at least 1.
         public var pageSize: Int
         /// `maxPageSize`: the largest page a client may ask for. Default `500`, at least `pageSize`.

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// SPEC 3.2's CORS rules, answered by Folio itself (no upstream request for a preflight).
-enum CORS {
+enum CORSRules {
     static let allowedMethods = "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE"
     static let preflightMethods = "GET, HEAD, POST, PUT, PATCH, DELETE"
     static let exposed = "Link, X-Total-Count, ETag, Content-Range"

@@ -5,7 +5,7 @@ import FolioEngine
 ///
 /// A class: every request picks its route out of the gateway's array, and copying a struct
 /// this size retained each of its strings and arrays (perf: ~1% of a cached page).
-final class RouteRuntime: Sendable {
+final class CompiledRoute: Sendable {
     let config: Configuration.Route
     let paging: PagingOptions
     let itemsPointer: JSONPointer

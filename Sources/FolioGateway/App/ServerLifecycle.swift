@@ -14,7 +14,7 @@ import UnixSignals
 /// swift-service-lifecycle stops services in reverse order but cannot say whether its
 /// escalation cut anything off, so the order within the drain (readiness, delay, listener,
 /// deadline) is driven here, and the group only runs the listeners.
-public final class FolioService: Sendable {
+public final class ServerLifecycle: Sendable {
     let server: FolioServer
     let load: (@Sendable () throws(ConfigurationError) -> Configuration)?
     let drainSignals: [UnixSignal]
@@ -162,7 +162,7 @@ public final class FolioService: Sendable {
     }
 }
 
-/// How `FolioService.run()` ended: the process exit status follows it.
+/// How `ServerLifecycle.run()` ended: the process exit status follows it.
 public enum Termination: Sendable, Equatable {
     /// Every request finished within `drainTimeout`.
     case drained
