@@ -16,7 +16,7 @@ extension Gateway {
         if let query = target.query, !query.isEmpty {
             url += (url.contains("?") ? "&" : "?") + query
         }
-        var response = try await measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+        var response = try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
             try await forward(request, context: context, url: url, requestID: requestID)
         }
         if (200..<300).contains(response.status.code) {
@@ -33,7 +33,7 @@ extension Gateway {
         guard let fallback = configuration.server.fallbackUpstream else {
             throw FolioError.notFound(path: String(target.path))
         }
-        var response = try await measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
+        var response = try await metrics.measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
             try await forward(request, context: context, url: fallback.origin + target.raw, requestID: requestID)
         }
         response.headers[.cacheStatus] = "folio; fwd=bypass"

@@ -20,7 +20,7 @@ extension Gateway {
         let fill = FillPlan(
             request, route: route, match: match, parameters: parameters, peer: peer, peerIsTrusted: isTrusted(peer),
             requestID: requestID)
-        let resolution = await resolve(fill, token: listRequest.snapshot, route: route)
+        let resolution = await resolver.resolve(fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let outcome, let age):
             context.record.cache = outcome

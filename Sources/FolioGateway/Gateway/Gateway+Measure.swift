@@ -1,19 +1,21 @@
+import FolioEngine
 import Hummingbird
 
-extension Gateway {
-    /// Times one upstream exchange (head and body) and counts how it ended, per route.
+extension GatewayMetrics {
+    /// Times one upstream exchange (head and body) and counts how it ended, per route, and a
+    /// breached limit once.
     func measuringUpstream<T>(
-        _ metrics: RouteMetrics, outcome: (T) -> UpstreamOutcome, _ body: () async throws -> T
+        _ route: RouteMetrics, outcome: (T) -> UpstreamOutcome, _ body: () async throws -> T
     ) async throws -> T {
         let start = ContinuousClock.now
         do {
             let value = try await body()
-            metrics.upstream(outcome(value), duration: start.duration(to: .now))
+            route.upstream(outcome(value), duration: start.duration(to: .now))
             return value
         } catch {
-            let folioError = Self.folioError(error)
-            metrics.upstream(UpstreamOutcome(failureStatus: folioError.status), duration: start.duration(to: .now))
-            self.metrics.breached(folioError.limit)
+            let folioError = FolioError.mapping(error)
+            route.upstream(UpstreamOutcome(failureStatus: folioError.status), duration: start.duration(to: .now))
+            breached(folioError.limit)
             throw error
         }
     }
@@ -31,4 +33,16 @@ extension FillResult {
 extension Response {
     /// For a response passed back from an upstream.
     var upstreamOutcome: UpstreamOutcome { UpstreamOutcome(status: status.code) }
+}
+
+extension FolioError {
+    /// What a client is answered for any error of a fill or an exchange: Folio's own errors as
+    /// they are, upstream failures by their kind, anything else a 502.
+    static func mapping(_ error: any Error) -> FolioError {
+        switch error {
+        case let error as FolioError: error
+        case let error as UpstreamError: error.folioError
+        default: .upstreamFailed("\(error)")
+        }
+    }
 }

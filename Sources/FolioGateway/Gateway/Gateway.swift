@@ -20,6 +20,8 @@ public final class Gateway: Sendable {
     let upstream: UpstreamClient
     /// Fetches and crawls lists into snapshots.
     let pipeline: FillPipeline
+    /// Finds each list request's snapshot (cache, fill, stale, direct).
+    let resolver: SnapshotResolver
     let logger: Logger
     let metrics: GatewayMetrics
     /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
@@ -52,6 +54,7 @@ public final class Gateway: Sendable {
         self.upstream = upstream
         self.pipeline = FillPipeline(
             upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
+        self.resolver = SnapshotResolver(cache: cache, pipeline: pipeline, metrics: metrics)
         self.logger = logger
         self.metrics = metrics
     }

@@ -105,7 +105,7 @@ extension Gateway {
             }
         } catch {
             // What a client would get, plus the upstream failure's own reason for the operator.
-            let problem = Self.folioError(error)
+            let problem = FolioError.mapping(error)
             let reason = (error as? UpstreamError).map { " (\($0.reason))" } ?? ""
             report.problem = .init(code: problem.code, status: problem.status, detail: problem.detail + reason)
         }

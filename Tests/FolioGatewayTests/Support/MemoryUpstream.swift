@@ -12,6 +12,8 @@ final class MemoryUpstream: Upstream {
         var headers: HTTPHeaders = [:]
         /// The body as it arrives, chunk by chunk.
         var chunks: [String]
+        /// How long the head takes (real time: lets concurrent requests overlap).
+        var delay: Duration = .zero
     }
 
     private let answers: Mutex<[String: Answer]>
@@ -33,6 +35,7 @@ final class MemoryUpstream: Upstream {
     ) async throws -> (UpstreamHead, Sink) {
         log.withLock { $0.append((url, headers)) }
         let answer = answers.withLock { $0[url] } ?? Answer(status: 404, chunks: ["no such URL: \(url)"])
+        if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
         let head = UpstreamHead(status: answer.status, headers: answer.headers, url: url)
         var sink = try makeSink(head)
         for chunk in answer.chunks {

@@ -1,9 +1,4 @@
-import AsyncHTTPClient
-import Crypto
 import FolioEngine
-import HTTPTypes
-import Hummingbird
-import NIOHTTP1
 
 /// Where a list request gets its snapshot from.
 enum Resolution: Sendable {
@@ -14,18 +9,21 @@ enum Resolution: Sendable {
     case failed(FolioError, CacheOutcome)
 }
 
-extension Gateway {
-    func isTrusted(_ peer: String?) -> Bool {
-        guard let peer else { return false }
-        return configuration.server.trustedProxies.contains { $0.contains(peer) }
-    }
+/// Finds the snapshot a list request is answered from: the cache's current or retained one, a
+/// fill it starts or joins (one per key), a stale one when the fill fails, or a direct fetch for
+/// requests the cache must not serve. `CachePolicy` decides from the instants; this part acts
+/// on the decision. No HTTP: its unit tests use an in-memory `Upstream` and a test clock.
+struct SnapshotResolver: Sendable {
+    let cache: SnapshotCache
+    let pipeline: FillPipeline
+    let metrics: GatewayMetrics
 
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
     func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
         let settings = route.config.cache
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
-            try await self.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
-                try await self.pipeline.fill(plan, route: route, previous: previous)
+            try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+                try await pipeline.fill(plan, route: route, previous: previous)
             }
         }
         guard let key = plan.key else {
@@ -103,7 +101,7 @@ extension Gateway {
             }
             return .upstream(answer, .missFailed(status: answer.status))
         case .failure(let error):
-            let folioError = Self.folioError(error)
+            let folioError = FolioError.mapping(error)
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
                     stale, .staleOnError(status: folioError.status, ttl: -staleness.staleSeconds),
@@ -141,7 +139,7 @@ extension Gateway {
         do {
             result = try await fetch(nil)
         } catch {
-            let folioError = Self.folioError(error)
+            let folioError = FolioError.mapping(error)
             return .failed(folioError, outcome.failed(with: folioError.status))
         }
         switch result {
@@ -150,15 +148,6 @@ extension Gateway {
             return .served(snapshot, outcome, age: nil)
         case .upstream(let answer):
             return .upstream(answer, outcome)
-        }
-    }
-
-    static func folioError(_ error: any Error) -> FolioError {
-        switch error {
-        case let error as FolioError: return error
-        case let error as UpstreamError: return error.folioError
-        default:
-            return .upstreamFailed("\(error)")
         }
     }
 }
