@@ -8,7 +8,7 @@ import Testing
 struct AdminEndpointsTests {
     @Test func livezAndReadyzAnswerWhileServing() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio async throws in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio async throws in
                 #expect(try await folio.get("\(folio.admin)/livez").status == 200)
                 #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
             }
@@ -20,7 +20,7 @@ struct AdminEndpointsTests {
         let upstream = try await TestUpstream.start { _ in .json("[]") }
         let address = upstream.baseURL
         await upstream.stop()
-        _ = try await withFolio(opsYAML(upstream: address)) { folio async throws in
+        _ = try await withFolio(gatewayYAML(upstream: address + "/objects", admin: true)) { folio async throws in
             #expect(try await folio.get("\(folio.client)/objects").status == 502)
             #expect(try await folio.get("\(folio.admin)/livez").status == 200)
             #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
@@ -29,7 +29,7 @@ struct AdminEndpointsTests {
 
     @Test func readyzFailsOnceDrainingStarts() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 folio.server.readiness.startDraining()
                 let answer = try await folio.get("\(folio.admin)/readyz")
                 #expect(answer.status == 503)
@@ -49,7 +49,7 @@ struct AdminEndpointsTests {
 
     @Test func metricsIsPrometheusText() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 let answer = try await folio.get("\(folio.admin)/metrics")
                 #expect(answer.status == 200)
                 #expect(answer.headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
@@ -70,7 +70,7 @@ struct AdminEndpointsTests {
 
     @Test func purgeFromLoopbackDropsTheRouteSnapshot() async throws {
         try await withTestUpstream({ _ in .json("[1,2,3]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 _ = try await folio.get("\(folio.client)/objects")
                 _ = try await folio.get("\(folio.client)/objects")
                 #expect(upstream.requestCount == 1)
@@ -83,7 +83,7 @@ struct AdminEndpointsTests {
 
     @Test func purgeOfAnUnknownRouteIs400() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio async throws in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio async throws in
                 #expect(try await folio.post("\(folio.admin)/purge?route=nope").status == 400)
             }
         }
@@ -91,7 +91,7 @@ struct AdminEndpointsTests {
 
     @Test func purgeWithAnAdminTokenNeedsTheBearer() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, server: "adminToken: s3cret")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: s3cret")
             _ = try await withFolio(yaml) { folio async throws in
                 let url = "\(folio.admin)/purge?route=objects"
                 #expect(try await folio.post(url).status == 401)
@@ -103,9 +103,9 @@ struct AdminEndpointsTests {
 
     @Test func purgeUsesTheReloadedAdminToken() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL, server: "adminToken: old")) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: old")) { folio in
                 let reloaded = try ConfigurationLoader.parse(
-                    yaml: opsYAML(upstream: upstream.baseURL, server: "adminToken: new"), file: "new.yaml")
+                    yaml: gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: new"), file: "new.yaml")
                 #expect(await folio.server.reload(configuration: reloaded).applied)
                 let url = "\(folio.admin)/purge?route=objects"
                 #expect(try await folio.post(url, headers: [("Authorization", "Bearer old")]).status == 401)

@@ -329,8 +329,4 @@ import Testing
             #expect(waiting.withLockedValue { $0.most } == 16)
         }
     }
-
-    private func problemCode(_ response: TestResponse) throws -> String? {
-        (try response.json["type"] as? String).map { String($0.dropFirst(Problem.typePrefix.count)) }
-    }
 }

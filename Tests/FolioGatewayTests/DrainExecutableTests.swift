@@ -8,17 +8,8 @@ import Testing
 @Suite("Drain on SIGTERM/SIGINT (executable)")
 struct DrainExecutableTests {
     static func yaml(upstream: String, drainTimeout: String) -> String {
-        """
-        server:
-          listen: 127.0.0.1:0
-          admin: 127.0.0.1:0
-          shutdownDelay: 0s
-          drainTimeout: \(drainTimeout)
-        routes:
-          - name: objects
-            path: /objects
-            upstream: \(upstream)/objects
-        """
+        gatewayYAML(
+            upstream: upstream + "/objects", admin: true, server: "shutdownDelay: 0s\ndrainTimeout: \(drainTimeout)")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])

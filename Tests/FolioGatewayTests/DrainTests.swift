@@ -19,7 +19,7 @@ struct DrainTests {
             await gate.wait()
             return .json(body)
         }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, server: "shutdownDelay: 0s\ndrainTimeout: 60s")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "shutdownDelay: 0s\ndrainTimeout: 60s")
             let (_, termination) = try await withFolio(yaml) { folio in
                 let slow = Task { try await folio.get("\(folio.client)/objects?pageSize=10") }
                 try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
@@ -43,7 +43,7 @@ struct DrainTests {
 
     @Test func theListenerKeepsAcceptingDuringShutdownDelay() async throws {
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, server: "shutdownDelay: 1h")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "shutdownDelay: 1h")
             let clientPort = Port()
             let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
             let server = try buildApplication(
@@ -68,7 +68,7 @@ struct DrainTests {
             await gate.wait()
             return .json("[1]")
         }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, server: "drainTimeout: 100ms")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 100ms")
             let (slow, termination) = try await withFolio(yaml) { folio in
                 let slow = Task { try await folio.get("\(folio.client)/objects") }
                 try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
@@ -85,7 +85,7 @@ struct DrainTests {
 
     @Test func idleServerDrainsCleanly() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            let (_, termination) = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio async throws in
+            let (_, termination) = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio async throws in
                 #expect(try await folio.get("\(folio.client)/objects").status == 200)
             }
             #expect(termination == .drained)

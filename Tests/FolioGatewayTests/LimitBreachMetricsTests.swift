@@ -50,7 +50,7 @@ struct LimitBreachMetricsTests {
     @Test(arguments: cases)
     func aBreachIsAProblemAndOneCount(_ breach: Case) async throws {
         try await withTestUpstream({ _ in breach.reply() }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, top: "limits:\n  " + breach.limits)
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "limits:\n  " + breach.limits)
             _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
                 let answer = try await folio.http.answer(
@@ -79,7 +79,7 @@ struct LimitBreachMetricsTests {
             reply.delay = .milliseconds(100)
             return reply
         }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, route: paged.routeKeys(), top: "limits: { crawlTimeout: 350ms }")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: paged.routeKeys(), top: "limits: { crawlTimeout: 350ms }")
             _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
                 #expect(try await folio.get("\(folio.client)/objects").status == 504)
@@ -92,7 +92,7 @@ struct LimitBreachMetricsTests {
     @Test func anUpstreamThatNeverAcceptsCountsAConnectTimeout() async throws {
         let blackhole = try BlackholeListener()
         defer { blackhole.close() }
-        let yaml = opsYAML(upstream: blackhole.url, top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
+        let yaml = gatewayYAML(upstream: blackhole.url + "/objects", admin: true, top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
         _ = try await withFolio(yaml) { folio in
             let before = try await folio.metrics()
             #expect(try await folio.get("\(folio.client)/objects").status == 504)
@@ -107,7 +107,7 @@ struct LimitBreachMetricsTests {
             reply.delay = .milliseconds(300)
             return reply
         }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, top: "limits:\n  maxItems: 5")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "limits:\n  maxItems: 5")
             _ = try await withFolio(yaml) { folio in
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<5 { group.addTask { try await folio.get("\(folio.client)/objects").status } }

@@ -12,7 +12,7 @@ struct MetricsTests {
     @Test func requestsUpstreamFetchesAndCacheLookupsAreCounted() async throws {
         let (body, _) = objectsBody(10)
         try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, top: "cache:\n  maxBytes: 3MiB")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "cache:\n  maxBytes: 3MiB")
             _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
                 #expect(before.value("folio_cache_max_bytes") == Double(3 << 20))
@@ -48,7 +48,7 @@ struct MetricsTests {
 
     @Test func upstreamErrorsAreCountedByOutcome() async throws {
         try await withTestUpstream({ _ in .json(#"{"error":"down"}"#, status: 503) }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 #expect(try await folio.get("\(folio.client)/objects").status == 503)
                 let samples = try await folio.metrics()
                 #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "5xx"]) == 1)
@@ -63,7 +63,7 @@ struct MetricsTests {
         let upstream = try await TestUpstream.start { _ in .json("[]") }
         let address = upstream.baseURL
         await upstream.stop()
-        _ = try await withFolio(opsYAML(upstream: address)) { folio in
+        _ = try await withFolio(gatewayYAML(upstream: address + "/objects", admin: true)) { folio in
             #expect(try await folio.get("\(folio.client)/objects").status == 502)
             let samples = try await folio.metrics()
             #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "error"]) == 1)
@@ -77,7 +77,7 @@ struct MetricsTests {
             await gate.wait()
             return .json(body)
         }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 let waiters = 3
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     group.addTask { try await folio.get("\(folio.client)/objects").status }
@@ -105,7 +105,7 @@ struct MetricsTests {
 
     @Test func credentialedBypassIsCountedAsBypass() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 _ = try await folio.get("\(folio.client)/objects", headers: [("Authorization", "Bearer x")])
                 let samples = try await folio.metrics()
                 #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "bypass"]) == 1)

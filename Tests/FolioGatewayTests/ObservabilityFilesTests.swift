@@ -24,7 +24,7 @@ struct ObservabilityFilesTests {
         #expect(named.count >= 5, "\(file) names too few metrics: \(named.sorted())")
         let (body, _) = objectsBody(3)
         try await withTestUpstream({ _ in .json(body) }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 #expect(try await folio.get("\(folio.client)/objects").status == 200)
                 let exported = try await folio.metrics().names
                 let missing = named.subtracting(exported)

@@ -7,9 +7,9 @@ import Testing
 /// SIGHUP's reload, called directly: validate, swap atomically, keep what did not change.
 @Suite("Reload (in process)")
 struct ReloadTests {
-    /// `opsYAML` plus a second route `/more`.
+    /// `gatewayYAML` (with the admin listener) plus a second route `/more`.
     static func twoRoutes(upstream: String, moreRoute: String = "") -> String {
-        opsYAML(upstream: upstream) + """
+        gatewayYAML(upstream: upstream + "/objects", admin: true) + """
 
               - name: more
                 path: /more
@@ -24,7 +24,7 @@ struct ReloadTests {
 
     @Test func aNewRouteIsServedAfterReload() async throws {
         try await withTestUpstream({ request in .json(request.path == "/more" ? "[7,8,9]" : "[1]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 #expect(try await folio.get("\(folio.client)/more").status == 404)
                 let result = await folio.server.reload(configuration: try Self.parse(Self.twoRoutes(upstream: upstream.baseURL)))
                 #expect(result.applied)
@@ -38,7 +38,7 @@ struct ReloadTests {
     @Test func aBrokenConfigIsLoggedAndTheOldOneKeepsServing() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL), logger: log.logger()) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
                 let broken = """
                     server:
                       listen: 127.0.0.1:0
@@ -93,11 +93,11 @@ struct ReloadTests {
     @Test func aNewCacheBoundKeepsEveryRoutesSnapshots() async throws {
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
             let base = upstream.baseURL
-            _ = try await withFolio(opsYAML(upstream: base, top: "cache:\n  maxBytes: 64MiB")) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: base + "/objects", admin: true, top: "cache:\n  maxBytes: 64MiB")) { folio in
                 _ = try await folio.get("\(folio.client)/objects")
                 // The bound is global: no route's own settings changed, so none loses its list.
                 let result = await folio.server.reload(
-                    configuration: try Self.parse(opsYAML(upstream: base, top: "cache:\n  maxBytes: 32MiB")))
+                    configuration: try Self.parse(gatewayYAML(upstream: base + "/objects", admin: true, top: "cache:\n  maxBytes: 32MiB")))
                 #expect(result.keptRoutes == ["objects"])
                 let again = try await folio.get("\(folio.client)/objects")
                 #expect(again.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
@@ -110,7 +110,7 @@ struct ReloadTests {
     @Test func pinnedLinksOfAnUnchangedRouteSurviveTheReload() async throws {
         let version = VersionBox()
         try await withTestUpstream({ _ in .json(version.body) }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")
             _ = try await withFolio(yaml) { folio in
                 let first = try await folio.get("\(folio.client)/objects?pageSize=1")
                 let token = try #require(try first.json.paging["snapshot"] as? String)
@@ -130,12 +130,12 @@ struct ReloadTests {
             await gate.wait()
             return .json(body)
         }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL, route: "pageSize: 2")
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 2")
             _ = try await withFolio(yaml) { folio in
                 let old = Task { try await folio.get("\(folio.client)/objects") }
                 try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
                 let result = await folio.server.reload(
-                    configuration: try Self.parse(opsYAML(upstream: upstream.baseURL, route: "pageSize: 5")))
+                    configuration: try Self.parse(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")))
                 #expect(result.applied)
                 #expect(result.keptRoutes.isEmpty)
                 gate.open()
@@ -148,14 +148,14 @@ struct ReloadTests {
     @Test func changedLimitsRebuildTheUpstreamClientOthersDoNot() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
             let base = upstream.baseURL
-            _ = try await withFolio(opsYAML(upstream: base)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: base + "/objects", admin: true)) { folio in
                 let original = folio.server.upstream
-                let same = await folio.server.reload(configuration: try Self.parse(opsYAML(upstream: base, route: "pageSize: 3")))
+                let same = await folio.server.reload(configuration: try Self.parse(gatewayYAML(upstream: base + "/objects", admin: true, route: "pageSize: 3")))
                 #expect(!same.rebuiltUpstreamClient)
                 #expect(folio.server.upstream === original)
 
                 let changed = await folio.server.reload(
-                    configuration: try Self.parse(opsYAML(upstream: base, top: "limits:\n  upstreamTimeout: 7s")))
+                    configuration: try Self.parse(gatewayYAML(upstream: base + "/objects", admin: true, top: "limits:\n  upstreamTimeout: 7s")))
                 #expect(changed.rebuiltUpstreamClient)
                 #expect(folio.server.upstream !== original)
                 #expect(folio.server.upstream.settings.responseTimeout == .seconds(7))
@@ -169,8 +169,8 @@ struct ReloadTests {
     @Test func listenerChangesAreLoggedAsNeedingARestart() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL), logger: log.logger()) { folio in
-                var configuration = try Self.parse(opsYAML(upstream: upstream.baseURL))
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
+                var configuration = try Self.parse(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true))
                 configuration.server.listen = ListenAddress(host: "127.0.0.1", port: 1)
                 configuration.server.admin = nil
                 let result = await folio.server.reload(configuration: configuration)
@@ -187,7 +187,7 @@ struct ReloadTests {
 
     @Test func countersKeepCountingAcrossReloads() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            let yaml = opsYAML(upstream: upstream.baseURL)
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
             _ = try await withFolio(yaml) { folio in
                 _ = try await folio.get("\(folio.client)/objects")
                 #expect(await folio.server.reload(configuration: try Self.parse(yaml)).applied)
@@ -202,9 +202,9 @@ struct ReloadTests {
     @Test func aNewLogLevelApplies() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL), logger: log.logger()) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
                 _ = try await folio.get("\(folio.client)/objects")
-                let quiet = opsYAML(upstream: upstream.baseURL, top: "logging:\n  level: warning")
+                let quiet = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "logging:\n  level: warning")
                 #expect(await folio.server.reload(configuration: try Self.parse(quiet)).applied)
                 _ = try await folio.get("\(folio.client)/objects")
             }

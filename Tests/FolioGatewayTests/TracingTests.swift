@@ -22,7 +22,7 @@ struct TracingTests {
 
     @Test func theClientsTraceContinuesUpstreamWithoutAnExporter() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 #expect(try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)]).status == 200)
                 let sent = try #require(Self.traceparent(upstream.requests.last?.header("traceparent")))
                 #expect(sent.trace == Self.clientTrace)
@@ -42,7 +42,7 @@ struct TracingTests {
 
     @Test func aForwardedRequestCarriesTheTraceToo() async throws {
         try await withTestUpstream({ _ in .json("{}", status: 201) }) { upstream in
-            _ = try await withFolio(opsYAML(upstream: upstream.baseURL)) { folio in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 #expect(try await folio.post("\(folio.client)/objects", headers: [("traceparent", Self.sampled)]).status == 201)
                 let sent = try #require(Self.traceparent(upstream.requests.last?.header("traceparent")))
                 #expect(upstream.requests.last?.method == "POST")
@@ -55,8 +55,8 @@ struct TracingTests {
         try await withTestUpstream({ request in
             request.path == "/v1/traces" ? .json("{}") : .json(objectsBody(5).body)
         }) { both in
-            let yaml = opsYAML(
-                upstream: both.baseURL,
+            let yaml = gatewayYAML(
+                upstream: both.baseURL + "/objects", admin: true,
                 top: "tracing:\n  otlpEndpoint: \(both.baseURL)\n  serviceName: folio-test")
             _ = try await withFolio(yaml) { folio in
                 let answer = try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)])
@@ -88,7 +88,7 @@ struct TracingTests {
         try await withTestUpstream({ request in
             request.path == "/v1/traces" ? .json("{}") : paged.reply(request)
         }) { both in
-            let yaml = opsYAML(upstream: both.baseURL, top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 1.0 }")
+            let yaml = gatewayYAML(upstream: both.baseURL + "/objects", admin: true, top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 1.0 }")
                 .replacingOccurrences(of: "upstream: \(both.baseURL)/objects", with: "upstream: \(both.baseURL)/items\n    \(paged.routeKeys())")
             _ = try await withFolio(yaml) { folio in
                 let answer = try await folio.get("\(folio.client)/objects")
@@ -110,7 +110,7 @@ struct TracingTests {
         try await withTestUpstream({ request in
             request.path == "/v1/traces" ? .json("{}") : .json(objectsBody(5).body)
         }) { both in
-            let yaml = opsYAML(upstream: both.baseURL, top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 0 }")
+            let yaml = gatewayYAML(upstream: both.baseURL + "/objects", admin: true, top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 0 }")
             _ = try await withFolio(yaml) { folio in
                 let root = try await folio.get("\(folio.client)/objects")
                 let continued = try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)])

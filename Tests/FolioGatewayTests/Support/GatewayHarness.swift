@@ -27,13 +27,17 @@ func withGateway<T: Sendable>(
     }
 }
 
-/// A config with one route `/objects` in front of `upstream`, plus extra route keys
-/// (indented for the route mapping) and extra top-level YAML.
-func gatewayYAML(upstream: String, route: String = "", top: String = "") -> String {
+/// The tests' one config builder: one route `/objects` in front of `upstream`, the client
+/// listener on an ephemeral loopback port, the admin listener too when `admin` is set, plus
+/// extra `server:` keys, route keys (indented for the route mapping) and top-level YAML.
+func gatewayYAML(
+    upstream: String, admin: Bool = false, server: String = "", route: String = "", top: String = ""
+) -> String {
     """
     server:
       listen: 127.0.0.1:0
-      admin: null
+      admin: \(admin ? "127.0.0.1:0" : "null")
+    \(server.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
     \(top)
     routes:
       - name: objects

@@ -5,26 +5,6 @@ import Testing
 
 @testable import FolioGateway
 
-/// Checks a problem+json answer (SPEC 3.5) and returns its detail: the status in the head and
-/// the body agree, the `type` is Folio's URN for `code`, and the detail says something.
-@discardableResult
-func checkProblem(
-    _ response: TestResponse, status: Int, code: String? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
-) throws -> String {
-    #expect(Int(response.status.code) == status, "body: \(response.text)", sourceLocation: sourceLocation)
-    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
-    let problem = try response.json
-    #expect(problem["status"] as? Int == status, sourceLocation: sourceLocation)
-    #expect(problem["title"] is String, sourceLocation: sourceLocation)
-    if let code {
-        #expect(problem["type"] as? String == Problem.typePrefix + code, sourceLocation: sourceLocation)
-    }
-    let detail = problem["detail"] as? String ?? ""
-    #expect(!detail.isEmpty, sourceLocation: sourceLocation)
-    return detail
-}
-
 /// `count` objects whose names start with different letters, for section and `beginsWith` tests.
 func lettersBody(_ names: [String]) -> String {
     "[" + names.enumerated().map { #"{"id":\#($0.offset),"name":"\#($0.element)"}"# }.joined(separator: ",") + "]"

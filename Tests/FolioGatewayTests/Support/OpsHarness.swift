@@ -97,22 +97,6 @@ func withFolio<T: Sendable>(
     }
 }
 
-/// A YAML config for `withFolio`: listeners on ephemeral loopback ports, one `/objects` route.
-func opsYAML(upstream: String, server: String = "", route: String = "", top: String = "") -> String {
-    """
-    server:
-      listen: 127.0.0.1:0
-      admin: 127.0.0.1:0
-    \(server.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
-    \(top)
-    routes:
-      - name: objects
-        path: /objects
-        upstream: \(upstream)/objects
-    \(route.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
-    """
-}
-
 /// A config whose client listener asks for `taken`'s port, which that upstream already holds.
 func listeningOnTakenPortYAML(_ taken: TestUpstream) -> String {
     """
