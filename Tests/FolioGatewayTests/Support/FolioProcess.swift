@@ -12,7 +12,10 @@ final class FolioProcess: Sendable {
     private let outputEnded = Atomic<Bool>(false)
     let configFile: URL
 
-    /// `.build/debug/folio`, beside the test bundle (`swift build` builds it before `swift test`).
+    /// `.build/debug/folio`, beside the test bundle (`swift build` builds it before `swift test`),
+    /// and only if it is newer than every object file it links: `swift test` alone recompiles
+    /// changed sources for the test bundle without relinking the executable, which would then
+    /// test old code.
     static func executable() throws -> URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("folio")
@@ -22,7 +25,31 @@ final class FolioProcess: Sendable {
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw TestFailure("no built folio executable at \(candidates.map(\.path)); run `swift build` first")
         }
+        let objects = ["folio", "FolioGateway", "FolioConfiguration", "FolioEngine"].map {
+            found.deletingLastPathComponent().appendingPathComponent("\($0).build")
+        }
+        if let built = modified(found), let (object, changed) = newestFile(in: objects), changed > built {
+            throw TestFailure(
+                "\(found.path) is older than \(object); run `swift build` first (swift test does not relink it)")
+        }
         return found
+    }
+
+    private static func modified(_ url: URL) -> Date? {
+        try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+    }
+
+    /// The most recently written object file in `directories`, and when.
+    private static func newestFile(in directories: [URL]) -> (String, Date)? {
+        var newest: (String, Date)?
+        for directory in directories {
+            let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+            for file in files where file.pathExtension == "o" {
+                guard let date = modified(file), date > newest?.1 ?? .distantPast else { continue }
+                newest = (file.path, date)
+            }
+        }
+        return newest
     }
 
     /// Writes `yaml` to a temporary file and starts `folio serve --config FILE`.
