@@ -17,10 +17,9 @@ struct AdminEndpointsTests {
 
     @Test func livezDoesNotDependOnTheUpstream() async throws {
         // An upstream that refuses connections: the process is still alive.
-        let upstream = try await TestUpstream.start { _ in .json("[]") }
-        let address = upstream.baseURL
-        await upstream.stop()
-        _ = try await withFolio(gatewayYAML(upstream: address + "/objects", admin: true)) { folio async throws in
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // held until the test ends
+        _ = try await withFolio(gatewayYAML(upstream: refusing.url + "/objects", admin: true)) { folio async throws in
             #expect(try await folio.get("\(folio.client)/objects").status == 502)
             #expect(try await folio.get("\(folio.admin)/livez").status == 200)
             #expect(try await folio.get("\(folio.admin)/readyz").status == 200)

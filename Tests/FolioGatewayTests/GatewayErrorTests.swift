@@ -84,10 +84,9 @@ import Testing
     }
 
     @Test func refusedUpstreamIs502AndTimeoutIs504() async throws {
-        let gone = try await TestUpstream.start { _ in .json("[]") }
-        let deadURL = gone.baseURL
-        await gone.stop()
-        try await withGateway(gatewayYAML(upstream: deadURL)) { client, _ in
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // held until the test ends
+        try await withGateway(gatewayYAML(upstream: refusing.url)) { client, _ in
             try checkProblem(try await client.execute(uri: "/objects", method: .get), status: 502)
         }
         try await withTestUpstream({ _ in

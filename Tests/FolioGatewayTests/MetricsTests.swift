@@ -60,10 +60,9 @@ struct MetricsTests {
     }
 
     @Test func unreachableUpstreamIsAnErrorOutcome() async throws {
-        let upstream = try await TestUpstream.start { _ in .json("[]") }
-        let address = upstream.baseURL
-        await upstream.stop()
-        _ = try await withFolio(gatewayYAML(upstream: address + "/objects", admin: true)) { folio in
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // held until the test ends
+        _ = try await withFolio(gatewayYAML(upstream: refusing.url + "/objects", admin: true)) { folio in
             #expect(try await folio.get("\(folio.client)/objects").status == 502)
             let samples = try await folio.metrics()
             #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "error"]) == 1)

@@ -189,9 +189,9 @@ struct UpstreamClientGetTests {
     }
 
     @Test func refusedConnectionIsUnreachableNotRetried() async throws {
-        let upstream = try await TestUpstream.start { _ in .json("[]") }
-        let url = upstream.baseURL + "/list"
-        await upstream.stop()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // held until the test ends
+        let url = refusing.url + "/list"
         // AsyncHTTPClient would retry a refused connection until the connect timeout, so the
         // exchange would outlive the (shorter) response timeout and end as a 504 instead.
         let settings = UpstreamSettings(connectTimeout: .seconds(60), responseTimeout: .seconds(120))

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+
+/// A loopback port that refuses every connection and that no other server can take while it
+/// is held: a TCP socket bound without `SO_REUSEADDR` and never listening. Stopping a test
+/// upstream frees its port, which a test running in parallel may bind a moment later (and
+/// answer 404 where a refusal was expected); a held, bound port cannot be handed out again.
+/// Keep it alive for the whole test (`defer { withExtendedLifetime(port) {} }`): the socket is
+/// closed when the object goes.
+final class RefusingPort: @unchecked Sendable {
+    let port: Int
+    private let socket: Int32
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound else {
+            _ = Glibc.close(socket)
+            throw TestFailure("cannot bind a refusing port")
+        }
+        self.socket = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    deinit {
+        _ = Glibc.close(socket)
+    }
+}
+#endif
