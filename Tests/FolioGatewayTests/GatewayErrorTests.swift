@@ -7,7 +7,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 3.5: every error row this gateway answers, as problem+json.
+/// docs/API.md, "Errors": every error row this gateway answers, as problem+json.
 @Suite struct GatewayErrorTests {
     func expectProblem(_ response: TestResponse, _ status: HTTPResponse.Status, _ sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(response.status == status, sourceLocation: sourceLocation)

@@ -1,5 +1,6 @@
-/// The scalar grammars of SPEC 2.1 (durations, sizes, JSON Pointers, item fields), free of YAML
-/// so they can be tested as tables. Each returns the value or a message for the user.
+/// The scalar grammars of docs/CONFIG.md, "Grammar and validation" (durations, sizes, JSON
+/// Pointers, item fields), free of YAML so they can be tested as tables. Each returns the value
+/// or a message for the user.
 enum ConfigurationText {
     /// `<integer><ms|s|m|h>`: exactly one unit, no sign, no spaces.
     static func duration(_ text: String) -> Result<Duration, ValueSyntaxError> {
@@ -58,8 +59,9 @@ enum ConfigurationText {
         return nil
     }
 
-    /// A field of an item (SPEC 2.1): a top-level member name, or a JSON Pointer when it starts
-    /// with `/`. A leading `-` is refused because `sort` and `?sort=` use it for descending.
+    /// A field of an item (docs/CONFIG.md, "Grammar and validation"): a top-level member name, or a
+    /// JSON Pointer when it starts with `/`. A leading `-` is refused because `sort` and `?sort=`
+    /// use it for descending.
     static func fieldProblem(_ text: String) -> String? {
         if text.isEmpty { return "a field name cannot be empty" }
         if text.hasPrefix("/") { return jsonPointerProblem(text) }

@@ -1,7 +1,8 @@
 import FolioEngine
 
-/// Why a crawl failed (SPEC 4). Like `UpstreamError`, the details name pages by their number,
-/// never by URL: upstream hosts and paths stay out of client answers (the log has them).
+/// Why a crawl failed (docs/CONFIG.md, "Crawl behaviour worth knowing"). Like `UpstreamError`, the
+/// details name pages by their number, never by URL: upstream hosts and paths stay out of client
+/// answers (the log has them).
 extension FolioError {
     /// 502: a page after the first answered an error status, timed out or sent a bad body.
     static func crawlPageFailed(_ detail: String, limit: Limit? = nil) -> FolioError {

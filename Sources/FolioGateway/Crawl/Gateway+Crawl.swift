@@ -2,11 +2,12 @@ import FolioEngine
 import Tracing
 
 extension Gateway {
-    /// Fills a route with `upstreamPaging` by crawling all its pages (SPEC 4).
+    /// Fills a route with `upstreamPaging` by crawling all its pages
+    /// (docs/CONFIG.md, "Crawl behaviour worth knowing").
     ///
     /// The first page's non-2xx answer is passed through like a single fetch's; any later
     /// failure fails the whole fill, so the cache keeps (and may serve within `staleIfError`)
-    /// the snapshot it had. The list is as fresh as its shortest-lived page (SPEC 4).
+    /// the snapshot it had. The list is as fresh as its shortest-lived page.
     func crawlList(
         _ plan: FillPlan, route: RouteRuntime, paging: Configuration.UpstreamPaging, previous: Snapshot?
     ) async throws -> FillResult {
