@@ -67,7 +67,8 @@ let package = Package(
                 .product(name: "OTel", package: "swift-otel"),
             ]
         ),
-        // The compressors of SPEC 3.7, Debian's C libraries (libbrotli-dev, libzstd-dev, zlib1g-dev).
+        // The compressors of docs/API.md, "Compressed answers": Debian's C libraries
+        // (libbrotli-dev, libzstd-dev, zlib1g-dev).
         .systemLibrary(
             name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlienc",
             providers: [.apt(["libbrotli-dev"])]),

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets, outside the main build: `-sanitize=fuzzer,address` applies to the whole
-// build graph and clashes with an `@main` executable (STACK_NOTES). Build and run with
+// build graph and clashes with an `@main` executable. Build and run with
 // `scripts/fuzz.sh TARGET SECONDS` (flags: `-c debug -Xswiftc -sanitize=fuzzer,address`).
 //
 // SwiftPM links every executable with its own entry point aliased to `main`, so libFuzzer's

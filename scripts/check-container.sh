@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks what can be checked about the container image without a Docker engine (SPEC 7):
+# Checks what can be checked about the container image without a Docker engine
+# (README, "Docker"):
 #   - every path the Dockerfile COPYs from the build context exists;
 #   - the build and runtime stages use the same Debian release, the runtime one is -slim;
 #   - the image runs as a numeric non-root user;

@@ -19,7 +19,7 @@ extension Configuration {
         /// Default `10m`.
         public var snapshotRetention: Duration
 
-        /// The SPEC 2 defaults.
+        /// The defaults `config/folio.yaml` documents.
         public init() {
             maxBytes = 512 << 20
             ttl = .seconds(60)

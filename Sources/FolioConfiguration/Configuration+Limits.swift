@@ -27,7 +27,7 @@ extension Configuration {
         /// The largest `maxUpstreamBytes` accepted: lists index their bytes with `UInt32`.
         public static let maxUpstreamBytesCeiling = 4 << 30
 
-        /// The SPEC 2 defaults.
+        /// The defaults `config/folio.yaml` documents.
         public init() {
             maxUpstreamBytes = 256 << 20
             maxItems = 5_000_000

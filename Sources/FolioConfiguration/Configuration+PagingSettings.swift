@@ -23,7 +23,7 @@ extension Configuration {
         /// `itemsKey`: the name of the items member of the envelope. Default `objects`.
         public var itemsKey: String
 
-        /// The SPEC 2 defaults.
+        /// The defaults `config/folio.yaml` documents.
         public init() {
             pageSize = 25
             maxPageSize = 500

@@ -32,7 +32,7 @@ extension Configuration {
         /// `compression:`.
         public var compression: Compression
 
-        /// The SPEC 2 defaults.
+        /// The defaults `config/folio.yaml` documents.
         public init() {
             listen = ListenAddress(host: "0.0.0.0", port: 8080)
             admin = ListenAddress(host: "127.0.0.1", port: 9090)
@@ -48,7 +48,7 @@ extension Configuration {
         }
     }
 
-    /// Compressed list answers (`server.compression:`, SPEC 3.7).
+    /// Compressed list answers (`server.compression:`; docs/API.md, "Compressed answers").
     public struct Compression: Sendable, Equatable {
         /// `encodings`: codings offered, in order of preference (ties in `Accept-Encoding` go
         /// to the earlier one). Default `[br, gzip]`; `[]` turns compression off.

@@ -1,6 +1,6 @@
 extension Configuration {
-    /// `tracing:` (SPEC 7). Read once at start: a reload that changes it is logged as needing
-    /// a restart (the tracer and its exporter live as long as the process).
+    /// `tracing:` (README, "Traces"). Read once at start: a reload that changes it is logged as
+    /// needing a restart (the tracer and its exporter live as long as the process).
     public struct Tracing: Sendable, Equatable {
         /// `otlpEndpoint`: the collector's OTLP/HTTP base (`http://otel-collector:4318`); spans
         /// go to `/v1/traces` under it unless the path already ends there. Nil: nothing is

@@ -1,7 +1,8 @@
 import FolioEngine
 
 extension Configuration {
-    /// `upstreamPaging:`: how to crawl an upstream that returns its list in pages (SPEC 4).
+    /// `upstreamPaging:`: how to crawl an upstream that returns its list in pages (docs/CONFIG.md,
+    /// "Crawl behaviour worth knowing").
     /// `style` is required once the key is present; the other keys have defaults.
     public struct UpstreamPaging: Sendable, Equatable {
         public enum Style: String, Sendable, Equatable, CaseIterable {

@@ -1,8 +1,8 @@
 /// The whole gateway configuration: decoded once from YAML, validated, then frozen.
 ///
-/// Every value here is already checked and has its defaults applied (SPEC 2); routes carry their
-/// effective paging and cache settings, so request handling never merges defaults again.
-/// Build one with `ConfigurationLoader`; the initialisers exist for tests and the demo.
+/// Every value here is already checked and has its defaults applied (`config/folio.yaml`); routes
+/// carry their effective paging and cache settings, so request handling never merges defaults
+/// again. Build one with `ConfigurationLoader`; the initialisers exist for tests and the demo.
 public struct Configuration: Sendable, Equatable {
     public var server: Server
     public var logging: LoggingSettings

@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// Reads a YAML config file into a validated `Configuration` (SPEC 2).
+/// Reads a YAML config file into a validated `Configuration` (docs/CONFIG.md).
 ///
 /// Every problem is collected and reported at once with its position; only a YAML syntax error
 /// or a duplicate key stops early (there is no tree to walk), and is reported alone.

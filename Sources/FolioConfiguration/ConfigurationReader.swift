@@ -42,8 +42,9 @@ struct ConfigFields {
 /// Walks the composed YAML, turning values into typed settings and collecting every problem.
 ///
 /// Yams' `Codable` decoding ignores unknown keys and stops at the first error, and its
-/// resolver reads `yes`/`no` as booleans; walking `Node`s keeps positions and applies SPEC 2.1
-/// exactly. Getters return `nil` after reporting, so callers keep the default and go on.
+/// resolver reads `yes`/`no` as booleans; walking `Node`s keeps positions and applies the
+/// grammar of docs/CONFIG.md exactly. Getters return `nil` after reporting, so callers keep the
+/// default and go on.
 struct ConfigurationReader {
     let file: String
     private(set) var problems: [ConfigurationProblem] = []

@@ -1,5 +1,6 @@
-/// The scalar grammars of SPEC 2.1 (durations, sizes, JSON Pointers, item fields), free of YAML
-/// so they can be tested as tables. Each returns the value or a message for the user.
+/// The scalar grammars of docs/CONFIG.md, "Grammar and validation" (durations, sizes, JSON
+/// Pointers, item fields), free of YAML so they can be tested as tables. Each returns the value
+/// or a message for the user.
 enum ConfigurationText {
     /// `<integer><ms|s|m|h>`: exactly one unit, no sign, no spaces.
     static func duration(_ text: String) -> Result<Duration, ValueSyntaxError> {

@@ -1,4 +1,4 @@
-/// A content coding Folio can compress list answers with (SPEC 3.7).
+/// A content coding Folio can compress list answers with (docs/API.md, "Compressed answers").
 public enum ContentCoding: String, Sendable, CaseIterable, Hashable {
     case br
     case gzip

@@ -3,8 +3,8 @@ import FolioEngine
 /// An absolute `http`/`https` URL of an upstream: `fallbackUpstream`, and the parsed form of a
 /// route's `upstream` template.
 ///
-/// Folio only ever contacts configured origins (SPEC 6), so `origin` is what redirects and crawl
-/// links are compared with.
+/// Folio only ever contacts configured origins (docs/API.md, "Proxy headers"), so `origin` is
+/// what redirects and crawl links are compared with.
 public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
     /// The text as written.
     public let text: String

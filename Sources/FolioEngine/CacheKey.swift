@@ -1,5 +1,5 @@
-/// What selects one cached list: SPEC 5.1's route, path parameters, `forwardQuery` values,
-/// `vary` header values and credential partition.
+/// What selects one cached list (README, "Caching"): the route, path parameters, `forwardQuery`
+/// values, `vary` header values and credential partition.
 ///
 /// The rendered upstream URL already carries the path parameters and forwarded query, so it
 /// stands for both.

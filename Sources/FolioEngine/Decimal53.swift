@@ -1,4 +1,5 @@
-/// Non-negative decimal numbers as SPEC 3.5 and 8 accept them in parameters and `Range`.
+/// Non-negative decimal numbers as Folio accepts them in parameters and `Range` (docs/API.md,
+/// "Requests").
 enum Decimal53 {
     /// 2^53: the largest number accepted (JavaScript clients cannot represent more exactly).
     static let limit = 9_007_199_254_740_992

@@ -1,4 +1,4 @@
-/// Weak entity tags for list answers (SPEC 3.2).
+/// Weak entity tags for list answers (docs/API.md, "Headers on every page").
 ///
 /// Derived only from data every replica shares (FNV-1a 64, never Swift's per-process `Hasher`),
 /// so a client spread over several sidecars keeps getting 304s.
@@ -28,8 +28,9 @@ public enum ETag {
         return tag
     }
 
-    /// The tag of `etag`'s representation sent with a content coding: `W/"…-br"` (SPEC 3.7), so
-    /// a cache never answers one coding's `If-None-Match` with another coding's body.
+    /// The tag of `etag`'s representation sent with a content coding: `W/"…-br"` (docs/API.md,
+    /// "Compressed answers"), so a cache never answers one coding's `If-None-Match` with another
+    /// coding's body.
     public static func coded(_ etag: String, _ coding: String) -> String {
         guard etag.hasSuffix("\"") else { return etag }
         return String(etag.dropLast()) + "-" + coding + "\""

@@ -1,7 +1,8 @@
 extension FieldColumn {
     @inline(__always) func kind(_ element: Int) -> Kind { Kind(rawValue: kinds[element])! }
 
-    /// The type class an element sorts in, ascending (SPEC 3.3); `nullTier` is always last.
+    /// The type class an element sorts in, ascending (docs/API.md, "Sorting"); `nullTier` is
+    /// always last.
     @inline(__always) func tier(_ element: Int) -> UInt8 {
         let kind = kind(element)
         switch rule {

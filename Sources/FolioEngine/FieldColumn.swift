@@ -6,7 +6,7 @@
 /// bytes uppercased, which the comparisons apply on the fly. Only valid while `bytes` (the list's
 /// storage) is.
 final class FieldColumn {
-    /// How values of different types are ordered (SPEC 3.3).
+    /// How values of different types are ordered (docs/API.md, "Sorting").
     enum Rule {
         /// Sorting by the `sectionKey`: strings, then every other value, then null/missing.
         case sectionKey

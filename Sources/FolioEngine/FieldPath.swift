@@ -1,5 +1,5 @@
-/// A field of an item (SPEC 2.1): a top-level member name, or a JSON Pointer (RFC 6901) when it
-/// starts with `/`.
+/// A field of an item (docs/CONFIG.md, "Grammar and validation"): a top-level member name, or a
+/// JSON Pointer (RFC 6901) when it starts with `/`.
 ///
 /// Equality and hashing use the resolved path, not the spelling, so `name` and `/name` are the
 /// same field (a sort on one uses the caches and the `sectionKey` rule of the other).

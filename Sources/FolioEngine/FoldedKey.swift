@@ -1,6 +1,6 @@
 import Foundation
 
-/// A string key folded per SPEC 3.3, split into its title and the rest.
+/// A string key folded as docs/API.md, "Sorting", says, split into its title and the rest.
 ///
 /// Sorting compares `(title class, title, rest, exact bytes)`: for a letter title the folded key
 /// starts with the title, so this is "the first character by title order, the rest by scalar
@@ -91,7 +91,7 @@ struct FoldedKey {
         return FoldedKey(bytes: out, title: .hash, titleLength: 0)
     }
 
-    /// Everything else: Foundation's NFD, then per scalar the SPEC's rules.
+    /// Everything else: Foundation's NFD, then per scalar the folding rules.
     private static func foldGeneral(_ string: String) -> FoldedKey {
         let decomposed = string.decomposedStringWithCanonicalMapping
         var out: [UInt8] = []

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Which scalars count as Latin letters, and what SPEC 3.3 folds each one to.
+/// Which scalars count as Latin letters, and what folding maps each one to
+/// (docs/API.md, "Sorting").
 ///
 /// Swift exposes no Script property, so the Latin script is the ranges of Unicode's Scripts.txt
 /// (15.1) for `Latin`, intersected with the letter categories.
@@ -15,7 +16,8 @@ enum Latin {
         0xFF21...0xFF3A, 0xFF41...0xFF5A, 0x10780...0x107BA, 0x1DF00...0x1DF2A,
     ]
 
-    /// SPEC 3.3's table, in both cases (uppercasing happens first, so `æ` and `Æ` both reach it).
+    /// The folding table of docs/API.md, "Sorting", in both cases (uppercasing happens first, so
+    /// `æ` and `Æ` both reach it).
     private static let special: [UInt32: UInt8] = {
         let pairs: [(String, Character)] = [
             ("Ææ", "A"), ("Œœ", "O"), ("Øø", "O"), ("Łł", "L"), ("Đđ", "D"), ("Ðð", "D"),

@@ -1,11 +1,11 @@
 import Foundation
 
-/// SPEC 3.3 folding, section titles and title order.
+/// Folding, section titles and title order (docs/API.md, "Sorting").
 ///
-/// Follows the SPEC's own table rather than Foundation's `folding(options:)`, which on Linux
+/// Follows Folio's own table rather than Foundation's `folding(options:)`, which on Linux
 /// keeps `Ø Æ Ł Đ Þ Œ` and merges `Й` into `И`.
 public enum Folding {
-    /// SPEC 3.3 folding of a key: NFD; Latin letters lose their combining marks, are uppercased and
+    /// Folding of a key: NFD; Latin letters lose their combining marks, are uppercased and
     /// mapped through `Æ→A, Œ→O, Ø→O, Ł→L, Đ→D, Ð→D, Þ→T, ß→S, ı→I, ŋ→N, ſ→S, ĸ→K`; other Latin
     /// letters without an `A`–`Z` base become `#`; letters of other scripts are uppercased and
     /// keep their marks. Everything else (digits, punctuation, emoji) is kept as is.

@@ -1,5 +1,5 @@
-/// Caps on one upstream list (SPEC 2 `limits`), applied while indexing so an oversized or hostile
-/// body fails early instead of exhausting memory.
+/// Caps on one upstream list (SECURITY.md, "Limits"), applied while indexing so an oversized or
+/// hostile body fails early instead of exhausting memory.
 public struct IndexLimits: Sendable, Hashable {
     /// Total bytes over all bodies fed to one indexer (`maxUpstreamBytes`); above `UInt32.max` it
     /// acts as `UInt32.max`, since element offsets are 32-bit.

@@ -13,8 +13,8 @@ public struct ItemRange: Sendable, Hashable {
     /// Number of items asked for.
     public var count: Int { last - first + 1 }
 
-    /// nil when the header must be treated as absent (SPEC 8): malformed, several ranges, another
-    /// unit, suffix or open-ended ranges, first > last, numbers above 2^53.
+    /// nil when the header must be treated as absent (docs/API.md, "Range requests"): malformed,
+    /// several ranges, another unit, suffix or open-ended ranges, first > last, numbers above 2^53.
     /// The unit is case-insensitive and empty list elements are skipped, as RFC 9110 asks.
     public static func parse(_ header: String) -> ItemRange? {
         let text = header.utf8

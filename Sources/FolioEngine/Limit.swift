@@ -1,4 +1,4 @@
-/// One of the configured limits (SPEC 2 `limits`), named by its config key.
+/// One of the configured limits (`limits:`; SECURITY.md, "Limits"), named by its config key.
 ///
 /// An error that breaches a limit carries it, so the gateway counts the breach in
 /// `folio_limit_breaches_total{limit="KEY"}` wherever the error surfaces (and the operator

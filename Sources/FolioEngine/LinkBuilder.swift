@@ -1,5 +1,5 @@
-/// Writes the URLs of other pages of the same list (SPEC 3.1): the client's kept parameters as
-/// sent, then the paging parameters in the client's style, then the snapshot token.
+/// Writes the URLs of other pages of the same list (docs/API.md, "The page"): the client's kept
+/// parameters as sent, then the paging parameters in the client's style, then the snapshot token.
 public struct LinkBuilder: Sendable {
     /// `base?kept&…&pageSize=N&offset=` or `…&page=`: everything before the number.
     private let prefix: String

@@ -2,8 +2,8 @@ import Crypto
 import Dispatch
 import Synchronization
 
-/// Feeds completed elements into the snapshot-token SHA-256 (SPEC 3.4) with few update calls,
-/// and hashes each chunk's share on another core while the next chunk is scanned.
+/// Feeds completed elements into the snapshot-token SHA-256 (docs/API.md, "Snapshots") with few
+/// update calls, and hashes each chunk's share on another core while the next chunk is scanned.
 ///
 /// Compact lists (`…},{…`) are hashed straight from the store as one run, commas included;
 /// other small elements are gathered in a scratch buffer, because one `update` per element

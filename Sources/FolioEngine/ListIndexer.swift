@@ -1,4 +1,4 @@
-/// Streaming, validating indexer of upstream JSON lists (SPEC 3.4, 3.5).
+/// Streaming, validating indexer of upstream JSON lists (docs/API.md, "Snapshots", "Errors").
 ///
 /// Feed each body's bytes chunk by chunk as they download; the indexer copies them into one
 /// contiguous store, validates the whole document incrementally (a resumable state machine with

@@ -1,5 +1,6 @@
 extension ListRequest {
-    /// Reads the decoded query and the raw `Range` header value per SPEC 3, 3.5 and 8.
+    /// Reads the decoded query and the raw `Range` header value per docs/API.md ("Requests",
+    /// "Range requests", "Errors").
     ///
     /// Every problem with Folio's own parameters is a 400 with its own code; parameters the
     /// route does not use (including the default paging names when it renames them) are kept

@@ -1,4 +1,4 @@
-/// Builds sort orders from the list's bytes (SPEC 3.3).
+/// Builds sort orders from the list's bytes (docs/API.md, "Sorting").
 enum OrderBuilder {
     /// What sorting by the `sectionKey` also yields: elements per title, in title order, with
     /// `#` (last) holding `#` strings, non-strings and null/missing.

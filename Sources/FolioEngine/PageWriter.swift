@@ -1,7 +1,8 @@
 /// Writes page bodies by copying element bytes from the list: no decoding, no per-item
 /// allocation, one exactly sized output buffer per page.
 public enum PageWriter {
-    /// `{"paging":{…},"<itemsKey>":[items]}` with the paging keys in SPEC 3.1 order.
+    /// `{"paging":{…},"<itemsKey>":[items]}` with the paging keys in the order of
+    /// docs/API.md, "The page".
     public static func envelope(view: ListView, paging: Paging, links: LinkBuilder, itemsKey: String) -> [UInt8] {
         [UInt8](exactly: Envelope(
             paging: PagingObject(paging: paging, links: links),

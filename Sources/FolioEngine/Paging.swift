@@ -1,4 +1,4 @@
-/// Paging metadata and link offsets of one page, per SPEC 3.1.
+/// Paging metadata and link offsets of one page, per docs/API.md, "The page".
 ///
 /// Fluent clients assert that every page but the last is full, so `last` is the start of the
 /// final full-size-aligned page and unaligned offsets step by `pageSize` from where they are.

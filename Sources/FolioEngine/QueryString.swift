@@ -1,6 +1,6 @@
-/// Parsing of the raw query text (after `?`), following SPEC 3: percent-decoding as UTF-8 with
-/// `+` as a space, strict about bad escapes because Hummingbird's own parser is not (it leaves
-/// keys encoded, so `page%53ize` would slip past duplicate detection).
+/// Parsing of the raw query text (after `?`), following docs/API.md, "Requests": percent-decoding
+/// as UTF-8 with `+` as a space, strict about bad escapes because Hummingbird's own parser is not
+/// (it leaves keys encoded, so `page%53ize` would slip past duplicate detection).
 public enum QueryString {
     /// Splits on `&` (empty pieces skipped) and decodes keys and values.
     /// An invalid escape or invalid UTF-8 is a 400 (`invalid-query`).

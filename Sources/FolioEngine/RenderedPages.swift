@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Answers rendered from one snapshot and kept for reuse: today the compressed bodies of its
-/// pages (SPEC 3.7: each representation is compressed once per snapshot, normalized query and
-/// coding).
+/// pages (docs/API.md, "Compressed answers": each representation is compressed once per
+/// snapshot, normalized query and coding).
 ///
 /// Bounded so that clients walking every offset of a long list cannot grow one snapshot without
 /// end: past `limit` bytes the least recently used answers go first. What it holds counts in

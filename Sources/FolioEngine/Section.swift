@@ -1,5 +1,5 @@
-/// One entry of a section index (SPEC 3.3): the items from `offset` to `offset + count` of the
-/// order the index was built on.
+/// One entry of a section index (docs/API.md, "Section index"): the items from `offset` to
+/// `offset + count` of the order the index was built on.
 public struct Section: Sendable, Hashable {
     /// Nil for the last section of `groupBy=FIELD` (missing, null, objects and arrays).
     public let title: String?

@@ -1,4 +1,4 @@
-/// Writes a section index (SPEC 3.3): `[{"title","url","count","offset"}, …]`.
+/// Writes a section index (docs/API.md, "Section index"): `[{"title","url","count","offset"}, …]`.
 ///
 /// Each `url` selects its section with `selector=value` (`beginsWith` for the alphabetical
 /// index, the field's name for `groupBy=FIELD`) and keeps the client's other parameters as

@@ -1,10 +1,10 @@
 extension SnapshotIndexes {
-    /// The alphabetical index (SPEC 3.3): one section per non-empty title in title order, `#`
-    /// last (holding `#` keys, keys that are not strings, and missing ones); counts add up to the
-    /// list's count. Offsets are where each section starts in an order sorted by `sectionKey`
-    /// first, ascending — the same positions in every such order, so `order` (which the caller
-    /// guarantees is one, or nil when the upstream order is one) is not read. Empty without a
-    /// `sectionKey`.
+    /// The alphabetical index (docs/API.md, "Section index"): one section per non-empty title in
+    /// title order, `#` last (holding `#` keys, keys that are not strings, and missing ones);
+    /// counts add up to the list's count. Offsets are where each section starts in an order sorted
+    /// by `sectionKey` first, ascending — the same positions in every such order, so `order` (which
+    /// the caller guarantees is one, or nil when the upstream order is one) is not read. Empty
+    /// without a `sectionKey`.
     public func alphabeticalSections(order: [UInt32]?) -> [Section] {
         guard let titles = sectionTitles() else { return [] }
         var sections: [Section] = []

@@ -1,11 +1,11 @@
 extension SnapshotIndexes {
-    /// `groupBy=FIELD` (SPEC 3.3): one section per distinct value — strings compared decoded,
-    /// numbers by exact decimal value (`1` and `1.0` are one section, titled by the first seen in
-    /// upstream order), booleans as `true`/`false` — in value order (numbers < strings <
-    /// booleans, each ordered as `?sort=FIELD` orders them), then one section with a nil title for
-    /// missing, null, objects and arrays (no `?FIELD=` value selects those). Offsets are where each
-    /// section first appears in `order` (upstream order when nil), which for the order of
-    /// `?sort=FIELD` is where it starts.
+    /// `groupBy=FIELD` (docs/API.md, "Section index"): one section per distinct value — strings
+    /// compared decoded, numbers by exact decimal value (`1` and `1.0` are one section, titled by
+    /// the first seen in upstream order), booleans as `true`/`false` — in value order (numbers <
+    /// strings < booleans, each ordered as `?sort=FIELD` orders them), then one section with a nil
+    /// title for missing, null, objects and arrays (no `?FIELD=` value selects those). Offsets are
+    /// where each section first appears in `order` (upstream order when nil), which for the order
+    /// of `?sort=FIELD` is where it starts.
     public func valueSections(field: FieldPath, order: [UInt32]?) -> [Section] {
         let sorted = entry(OrderID(field: field, descending: false, crossType: true))
         let groups = valueGroups(field: field, sorted: sorted)
@@ -29,7 +29,8 @@ extension SnapshotIndexes {
         }
     }
 
-    /// Element indices, in `order` (upstream order when nil), matching `?FIELD=value` (SPEC 3.3):
+    /// Element indices, in `order` (upstream order when nil), matching `?FIELD=value`
+    /// (docs/API.md, "Section index"):
     /// strings equal to `value`, numbers equal to it by decimal value when it is a JSON number,
     /// booleans whose text it is.
     public func elements(where field: FieldPath, equals value: String, order: [UInt32]?) -> [UInt32] {

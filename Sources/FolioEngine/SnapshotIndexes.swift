@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Everything derived from one snapshot's list for sorting, sections and filters (SPEC 3.3).
+/// Everything derived from one snapshot's list for sorting, sections and filters (docs/API.md,
+/// "Sorting", "Section index").
 ///
 /// Each piece is computed on first use and kept for the snapshot's life: single-field orders with
 /// their tie marks (4 bytes and 1 bit an element; the opposite direction, value groups and filter
@@ -59,12 +60,12 @@ public final class SnapshotIndexes: Sendable {
         state.withLock { $0.bytes }
     }
 
-    /// The permutation of element indices for `sort` (SPEC 3.3): a key on the `sectionKey` uses the
-    /// `sectionKey` rule (strings by folded key, then every other value in upstream order, then
-    /// null/missing); other keys the cross-type rule (numbers < strings < booleans <
-    /// objects/arrays < null/missing, numbers by exact decimal value, strings by folded then exact
-    /// form). `-` reverses all but null/missing; ties go to the next key, then upstream position.
-    /// Nil for `SortSpec.upstream` (the identity).
+    /// The permutation of element indices for `sort` (docs/API.md, "Sorting"): a key on the
+    /// `sectionKey` uses the `sectionKey` rule (strings by folded key, then every other value in
+    /// upstream order, then null/missing); other keys the cross-type rule (numbers < strings <
+    /// booleans < objects/arrays < null/missing, numbers by exact decimal value, strings by folded
+    /// then exact form). `-` reverses all but null/missing; ties go to the next key, then upstream
+    /// position. Nil for `SortSpec.upstream` (the identity).
     public func order(_ sort: SortSpec) -> [UInt32]? {
         guard let firstKey = sort.keys.first else { return nil }
         let base = entry(OrderID(field: firstKey.field, descending: firstKey.descending, crossType: false))

@@ -1,5 +1,6 @@
 /// Where snapshots live between requests: the newest one of every cache key, and the
-/// superseded ones that still answer pinned links (`snapshotRetention`, SPEC 3.4).
+/// superseded ones that still answer pinned links (`snapshotRetention`; docs/API.md,
+/// "Snapshots").
 ///
 /// The gateway coordinates fills (one upstream fetch per key at a time) and freshness; a store
 /// only keeps what it is given, within its own bound, and may forget anything at any time

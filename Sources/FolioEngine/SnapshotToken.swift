@@ -1,6 +1,7 @@
 import Crypto
 
-/// The snapshot token of SPEC 3.4: equal upstream content gives an equal token on every replica.
+/// The snapshot token (docs/API.md, "Snapshots"): equal upstream content gives an equal token on
+/// every replica.
 public enum SnapshotToken {
     /// Reference (non-streaming) computation: base64url without padding of the first 12 bytes of
     /// SHA-256 over `sortPrefix(sort)`, a newline, then the elements joined by `,`.

@@ -9,7 +9,7 @@ public struct SortKey: Sendable, Hashable {
     }
 }
 
-/// A list order: keys compared in turn, remaining ties in upstream order (SPEC 3.3).
+/// A list order: keys compared in turn, remaining ties in upstream order (docs/API.md, "Sorting").
 public struct SortSpec: Sendable, Hashable {
     public let keys: [SortKey]
 
@@ -17,8 +17,9 @@ public struct SortSpec: Sendable, Hashable {
         self.keys = keys
     }
 
-    /// `["name", "-price"]`: a leading `-` means descending (SPEC 2.1). An empty field (`""` or
-    /// `"-"`) or a malformed JSON Pointer is a 400.
+    /// `["name", "-price"]`: a leading `-` means descending (docs/CONFIG.md,
+    /// "Grammar and validation"). An empty field (`""` or `"-"`) or a malformed JSON Pointer is a
+    /// 400.
     public init(parsing fields: [String]) throws(FolioError) {
         var keys: [SortKey] = []
         keys.reserveCapacity(fields.count)

@@ -6,7 +6,8 @@ import Logging
 import Metrics
 import Prometheus
 
-/// `folio`: serve, validate, demo (SPEC 1) or probe. Start-up errors are one line on stderr and exit 1.
+/// `folio`: serve, validate, demo or probe (README, "Running it"). Start-up errors are one line on
+/// stderr and exit 1.
 @main
 struct Folio: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,8 +45,8 @@ func makeMetricsRegistry() -> PrometheusCollectorRegistry {
     return registry
 }
 
-/// Runs until SIGTERM/SIGINT and exits with SPEC 1's status: 0 when drained, 1 when requests
-/// were cut off or a listener could not start.
+/// Runs until SIGTERM/SIGINT and exits with the status README "Signals" gives: 0 when drained,
+/// 1 when requests were cut off or a listener could not start.
 func runUntilDrained(_ service: ServerLifecycle) async throws -> Never {
     let termination: Termination
     do {

@@ -1,7 +1,8 @@
 import Testing
 @testable import FolioEngine
 
-/// `maxJSONDepth`, `maxItems` and `maxUpstreamBytes` (SPEC 2), exactly at and just over the limit.
+/// `maxJSONDepth`, `maxItems` and `maxUpstreamBytes` (SECURITY.md, "Limits"), exactly at and just
+/// over the limit.
 @Suite struct ListIndexerLimitsTests {
     static func nested(_ depth: Int) -> [UInt8] {
         [UInt8](repeating: UInt8(ascii: "["), count: depth) + [UInt8](repeating: UInt8(ascii: "]"), count: depth)

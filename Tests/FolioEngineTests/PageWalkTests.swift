@@ -3,8 +3,8 @@ import Testing
 
 @testable import FolioEngine
 
-/// Walks whole lists by following the `next` links Folio writes, through the same parsing a
-/// client request goes through, and checks SPEC 3.1's promises on what comes back.
+/// Walks whole lists by following the `next` links Folio writes, through the same parsing a client
+/// request goes through, and checks the promises of docs/API.md, "The page", on what comes back.
 @Suite struct PageWalkTests {
     struct Setup: CustomStringConvertible {
         var seed: UInt64

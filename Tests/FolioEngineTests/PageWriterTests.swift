@@ -43,7 +43,7 @@ import Testing
         #expect(meta["hasMore"] as? Bool == false)
         #expect(meta["first"] as? String == "/objects?pageSize=2&offset=0&snapshot=tok")
         #expect(object.count == 1)
-        // Keys in SPEC 3.1 order.
+        // Keys in the order of docs/API.md, "The page".
         let keys = try RawJSON.members(body, objectAt: try RawJSON.members(body, objectAt: 0)[0].value.lowerBound)
             .map { String(decoding: $0.key, as: UTF8.self) }
         #expect(keys == ["totalCount", "offset", "pageSize", "page", "pageCount", "pageBase", "hasMore", "snapshot",

@@ -2,9 +2,9 @@ import Foundation
 
 @testable import FolioEngine
 
-/// Fixtures and a slow, obvious reference for the sorting and section tests (SPEC 3.3), written
-/// without the engine's code: Foundation NFD, Unicode names to tell Latin letters, Swift's
-/// `uppercased()`, whole folded strings and `Array.sorted`.
+/// Fixtures and a slow, obvious reference for the sorting and section tests (docs/API.md,
+/// "Sorting", "Section index"), written without the engine's code: Foundation NFD, Unicode names to
+/// tell Latin letters, Swift's `uppercased()`, whole folded strings and `Array.sorted`.
 enum SectionsSupport {
     /// An `ItemList` over `[e0,e1,…]`, element ranges computed from the texts themselves.
     static func list(_ elements: [String]) -> ItemList {
@@ -42,7 +42,7 @@ enum SectionsSupport {
         return out + "\""
     }
 
-    // MARK: Reference folding (SPEC 3.3, read literally)
+    // MARK: Reference folding (docs/API.md, "Sorting", read literally)
 
     static let table: [Unicode.Scalar: Character] = {
         var table: [Unicode.Scalar: Character] = [:]
@@ -115,7 +115,7 @@ enum SectionsSupport {
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
-    /// What the SPEC 3.3 string order compares, computed once per string.
+    /// What the string order of docs/API.md, "Sorting", compares, computed once per string.
     struct StringKey {
         var titleClass: Int
         var title: [UInt32]
@@ -129,7 +129,7 @@ enum SectionsSupport {
         }
     }
 
-    /// SPEC 3.3 string order: title order, then the folded key by scalar value, then exact UTF-8.
+    /// The string order: title order, then the folded key by scalar value, then exact UTF-8.
     static func compareStrings(_ a: StringKey, _ b: StringKey) -> Int {
         if a.titleClass != b.titleClass { return a.titleClass < b.titleClass ? -1 : 1 }
         let titles = lexicographic(a.title, b.title)

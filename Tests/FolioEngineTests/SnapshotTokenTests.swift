@@ -43,7 +43,7 @@ import Testing
     @Test func orderAndBoundariesMatter() {
         let ab = SnapshotToken.compute(sort: [], elements: [[0x61], [0x62]])
         #expect(ab != SnapshotToken.compute(sort: [], elements: [[0x62], [0x61]]))
-        // SPEC 3.4 hashes the elements joined by ",", so this split is indistinguishable by design.
+        // The token hashes the elements joined by ",": this split is indistinguishable by design.
         #expect(ab == SnapshotToken.compute(sort: [], elements: [[0x61, 0x2C, 0x62]]))
         #expect(ab != SnapshotToken.compute(sort: ["a"], elements: [[0x61], [0x62]]))
     }

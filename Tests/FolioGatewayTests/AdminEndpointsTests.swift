@@ -4,7 +4,7 @@ import Testing
 
 @testable import FolioGateway
 
-@Suite("Admin listener: /livez /readyz /metrics /purge (SPEC 7)")
+@Suite("Admin listener: /livez /readyz /metrics /purge")
 struct AdminEndpointsTests {
     @Test func livezAndReadyzAnswerWhileServing() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in

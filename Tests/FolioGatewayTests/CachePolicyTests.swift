@@ -2,7 +2,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 5.2's decisions as a table: a snapshot fresh until t0 + 10 s, asked at various instants.
+/// The cache's decisions (README, "Caching") as a table: a snapshot fresh until t0 + 10 s, asked at
+/// various instants.
 @Suite("CachePolicy decides from instants and settings alone")
 struct CachePolicyTests {
     static let t0 = ContinuousClock.now

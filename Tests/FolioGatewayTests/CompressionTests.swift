@@ -96,7 +96,7 @@ struct AcceptEncodingTests {
     }
 }
 
-@Suite("Compressed list answers (SPEC 3.7)")
+@Suite("Compressed list answers")
 struct CompressionTests {
     static func yaml(_ upstream: String, compression: String = "{ encodings: [br, gzip, zstd] }", route: String = "") -> String {
         gatewayYAML(

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Configuration loading")
 struct ConfigurationLoaderTests {
-    @Test("a minimal file gets every SPEC 2 default")
+    @Test("a minimal file gets every default config/folio.yaml documents")
     func defaults() throws {
         let config = try ConfigurationLoader.parse(yaml: ConfigFixture.minimal, file: "f.yaml")
         let server = config.server

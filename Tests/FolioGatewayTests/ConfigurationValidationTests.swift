@@ -20,7 +20,7 @@ struct ValidationCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Configuration validation (SPEC 2.1)")
+@Suite("Configuration validation")
 struct ConfigurationValidationTests {
     static let cases: [ValidationCase] = [
         // Unknown keys, with a suggestion when close.
@@ -220,7 +220,7 @@ struct ConfigurationValidationTests {
         #expect(more.contains("routes[1].name") && more.contains("routes[1].path"), "\(more)")
     }
 
-    @Test("columns count Unicode scalars, as in SPEC 2.1")
+    @Test("columns count Unicode scalars")
     func unicodeColumns() throws {
         // é written as e + U+0301 (2 scalars, 1 character) and an emoji (1 scalar, 2 UTF-16 units, 4 bytes).
         let yaml = "routes:\n  - {name: x, path: \"/caf\u{65}\u{301}/\u{1F600}\", upstream: 'http://up/a', colr: 1}"

@@ -7,8 +7,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 4's safety rules: where a crawl may go, how long and how far, and what a failing page
-/// does to the fill.
+/// The crawl's safety rules (docs/CONFIG.md, "Crawl behaviour worth knowing"): where a crawl may
+/// go, how long and how far, and what a failing page does to the fill.
 @Suite struct CrawlSafetyTests {
     // MARK: - Where next links may lead
 

@@ -5,8 +5,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 4: each `upstreamPaging.style` assembles the whole list, in upstream order, from real
-/// paged upstreams on loopback.
+/// Each `upstreamPaging.style` (docs/CONFIG.md, "Crawl behaviour worth knowing") assembles the
+/// whole list, in upstream order, from real paged upstreams on loopback.
 @Suite struct CrawlStyleTests {
     /// 0 items, one short page, exactly one full page, and many pages with a short last one.
     static let counts = [0, 7, 20, 123]

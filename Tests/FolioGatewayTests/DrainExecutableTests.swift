@@ -4,7 +4,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 1's SIGTERM/SIGINT contract against the built `folio` executable: exit status and all.
+/// The SIGTERM/SIGINT contract (README, "Signals") against the built `folio` executable: exit
+/// status and all.
 @Suite("Drain on SIGTERM/SIGINT (executable)")
 struct DrainExecutableTests {
     static func yaml(upstream: String, drainTimeout: String) -> String {

@@ -7,9 +7,9 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 1's shutdown order, in process: `/readyz` fails at once, the client listener closes
-/// after `shutdownDelay`, requests in flight get `drainTimeout`, the admin listener answers
-/// throughout.
+/// The shutdown order of README, "Signals", in process: `/readyz` fails at once, the client
+/// listener closes after `shutdownDelay`, requests in flight get `drainTimeout`, the admin listener
+/// answers throughout.
 @Suite("Drain on SIGTERM/SIGINT (in process)")
 struct DrainTests {
     @Test func inFlightRequestFinishesAndTheListenerClosesWhileAdminAnswers() async throws {

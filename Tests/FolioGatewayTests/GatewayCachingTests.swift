@@ -9,7 +9,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 5: freshness, revalidation, stale serving, coalescing, credentials, memory bound.
+/// Freshness, revalidation, stale serving, coalescing, credentials, memory bound (README,
+/// "Caching"; docs/API.md, "Cache-Status").
 /// Time is a `TestClock`, so nothing here sleeps to let a list expire.
 @Suite struct GatewayCachingTests {
     static let noStale = "cache: { ttl: 60s, staleWhileRevalidate: 0s, staleIfError: 0s }"

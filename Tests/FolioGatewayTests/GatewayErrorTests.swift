@@ -7,7 +7,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 3.5: every error row this gateway answers, as problem+json.
+/// docs/API.md, "Errors": every error row this gateway answers, as problem+json.
 @Suite struct GatewayErrorTests {
     @Test func badParametersAre400() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(10).body) }) { upstream in

@@ -6,7 +6,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 3 / 3.1 / 3.2 against a real upstream and a real gateway.
+/// docs/API.md's "Requests", "The page" and "Headers on every page" against a real upstream and a
+/// real gateway.
 @Suite struct GatewayPagingTests {
     @Test func seedExampleGivesTotalCountAndNextLink() async throws {
         let (body, elements) = objectsBody(1_337)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 6 and 3.2: what reaches the upstream, what comes back, CORS.
+/// What reaches the upstream, what comes back, CORS (docs/API.md, "Proxy headers", "CORS").
 @Suite struct GatewayProxyTests {
     @Test func hostHeaderNeverReachesLinksOrUpstream() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(30).body) }) { upstream in

@@ -7,7 +7,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 3.3 through the gateway: sorted routes, section indexes, beginsWith, groupBy, filters.
+/// docs/API.md's "Sorting" and "Section index" through the gateway: sorted routes, section
+/// indexes, beginsWith, groupBy, filters.
 @Suite struct GatewaySectionsTests {
     static let names = [
         "Émile", "zoë", "Anna", "Ørjan", "42nd street", "Łukasz", "йога", "Bob", "ßtraße", "anders",

@@ -8,7 +8,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 3.4: snapshot tokens, pinned links, 410s, two replicas.
+/// docs/API.md, "Snapshots": snapshot tokens, pinned links, 410s, two replicas.
 @Suite struct GatewaySnapshotTests {
     @Test func pinnedSnapshotSurvivesUpstreamChange() async throws {
         let version = Mutex("v1")

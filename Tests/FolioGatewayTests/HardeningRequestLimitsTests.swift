@@ -7,9 +7,9 @@ import Testing
 
 @testable import FolioGateway
 
-/// Client-side limits (SPEC 2 `limits`, 3.5), each answered by Folio's own problem+json
-/// before anything reaches the upstream; beyond the HTTP parser's own caps, a bare 400 and a
-/// closed connection, never a 5xx.
+/// Client-side limits (SECURITY.md, "Limits"; docs/API.md, "Errors"), each answered by Folio's own
+/// problem+json before anything reaches the upstream; beyond the HTTP parser's own caps, a bare 400
+/// and a closed connection, never a 5xx.
 @Suite struct HardeningRequestLimitsTests {
     static let limits = """
         limits:

@@ -5,7 +5,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// One way an upstream can answer badly, with what Folio must answer instead (SPEC 3.5).
+/// One way an upstream can answer badly, with what Folio must answer instead (docs/API.md,
+/// "Errors").
 enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case gzipBomb, deflateBomb, declaredTooLarge, countedTooLarge, tooManyItems, tooDeep
     case resetMidBody, truncatedBody, unterminatedChunks, slowDrip, slowHead

@@ -6,7 +6,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 2 `limits`: every breach is a problem+json answer and one count in
+/// `limits` (SECURITY.md, "Limits"): every breach is a problem+json answer and one count in
 /// `folio_limit_breaches_total{limit}`, under its config key, and in no other limit's series.
 @Suite("Limit breaches are counted")
 struct LimitBreachMetricsTests {

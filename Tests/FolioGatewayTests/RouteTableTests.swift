@@ -4,7 +4,7 @@ import Testing
 
 @testable import FolioGateway
 
-@Suite("Route table (SPEC 2.1 route matching)")
+@Suite("Route table (route matching)")
 struct RouteTableTests {
     static let patterns = [
         "/objects",  // 0

@@ -4,8 +4,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 7 tracing: W3C trace context from clients to upstreams, and OTLP/HTTP export to a
-/// receiver the test starts (the exporter sends OTLP's JSON encoding).
+/// Tracing (README, "Traces"): W3C trace context from clients to upstreams, and OTLP/HTTP export to
+/// a receiver the test starts (the exporter sends OTLP's JSON encoding).
 @Suite("Tracing: traceparent propagation and OTLP/HTTP export")
 struct TracingTests {
     static let clientTrace = "0af7651916cd43dd8448eb211c80319c"

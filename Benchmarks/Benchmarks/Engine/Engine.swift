@@ -70,8 +70,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // What a fill of a route with `sort: [name]` and `sectionKey: name` adds (SPEC 3.3), and
-    // a client's `?sort=-price`: each iteration starts from fresh indexes.
+    // What a fill of a route with `sort: [name]` and `sectionKey: name` adds (docs/API.md,
+    // "Sorting"), and a client's `?sort=-price`: each iteration starts from fresh indexes.
     let sorting = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResidentDelta],
         warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 8)

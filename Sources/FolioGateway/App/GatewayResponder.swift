@@ -2,7 +2,7 @@ import Hummingbird
 import Tracing
 
 /// The one responder of the client listener: every path goes through Folio's own route
-/// matcher (Hummingbird's router cannot express SPEC 2.1's matching rules).
+/// matcher (Hummingbird's router cannot express the rules of docs/CONFIG.md, "Route paths").
 ///
 /// Each request takes the current gateway once and finishes on it, so a reload never changes
 /// the config under a request; the count of requests per gateway tells a reload when the old

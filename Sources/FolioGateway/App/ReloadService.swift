@@ -3,8 +3,8 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Reloads the config on SIGHUP (SPEC 1). The signal sequence is created before the listeners
-/// start, because SIGHUP's default action would end the process.
+/// Reloads the config on SIGHUP (README, "Signals"). The signal sequence is created before the
+/// listeners start, because SIGHUP's default action would end the process.
 struct ReloadService: Service {
     let signals: UnixSignalsSequence
     let server: FolioServer

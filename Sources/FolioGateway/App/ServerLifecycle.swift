@@ -4,7 +4,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Runs a `FolioServer` the way SPEC 1 orders it.
+/// Runs a `FolioServer` in the order README, "Signals", gives.
 ///
 /// On SIGTERM/SIGINT (or `drain()`): `/readyz` fails at once; after `server.shutdownDelay` the
 /// client listener stops accepting and its requests get `server.drainTimeout` to finish; then
@@ -169,7 +169,7 @@ public enum Termination: Sendable, Equatable {
     /// `drainTimeout` passed with requests still in flight; they were cut off.
     case cutOff
 
-    /// 0 when drained, 1 when requests were cut off (SPEC 1).
+    /// 0 when drained, 1 when requests were cut off (README, "Signals").
     public var exitCode: Int32 { self == .drained ? 0 : 1 }
 }
 

@@ -1,5 +1,6 @@
-/// How the cache answered one list request (SPEC 5.2). One value renders the `Cache-Status`
-/// header and labels the `folio_cache_lookups_total` metric, so the two never disagree.
+/// How the cache answered one list request (docs/API.md, "Cache-Status"). One value renders
+/// the `Cache-Status` header and labels the `folio_cache_lookups_total` metric, so the two
+/// never disagree.
 enum CacheOutcome: Sendable, Equatable {
     /// A snapshot served without asking upstream: `ttl` seconds of freshness left, negative
     /// once stale (served while a refresh runs) or for a superseded snapshot answering its

@@ -1,5 +1,5 @@
-/// The cache's decisions for one list request, from a snapshot's instants, the route's
-/// settings and now (SPEC 5.2). Pure: no clock is read here, so every row has a table test.
+/// The cache's decisions for one list request, from a snapshot's instants, the route's settings and
+/// now (README, "Caching"). Pure: no clock is read here, so every row has a table test.
 enum CachePolicy {
     /// What a request does with the key's current snapshot before asking upstream.
     enum Decision: Sendable, Equatable {

@@ -1,7 +1,8 @@
 import FolioEngine
 import Foundation
 
-/// What an upstream answer's caching headers allow (RFC 9111 for a shared cache, SPEC 5.2).
+/// What an upstream answer's caching headers allow (RFC 9111 for a shared cache; README,
+/// "Caching").
 ///
 /// Pure: computed from header values and the route's fallback `ttl`, so every rule has a
 /// table test and no clock is read here.
@@ -69,7 +70,7 @@ struct Freshness: Sendable, Equatable {
 
     /// This crawl's freshness so far combined with one more page's: the shortest lifetime,
     /// storable only if every page is, must-revalidate if any page says so. No validators:
-    /// crawled lists are refetched, not revalidated (SPEC 4).
+    /// crawled lists are refetched, not revalidated.
     func crawled(with page: Freshness) -> Freshness {
         Freshness(
             storable: storable && page.storable, lifetime: min(lifetime, page.lifetime),
@@ -90,7 +91,7 @@ struct Freshness: Sendable, Equatable {
 struct CacheControl: Sendable {
     private var directives: [String: String?] = [:]
     /// A directive whose argument did not parse (e.g. `max-age=abc`): the answer counts as
-    /// not fresh (SPEC 5.2).
+    /// not fresh.
     private(set) var invalid = false
 
     init(_ text: String) {

@@ -5,10 +5,10 @@ import Hummingbird
 import NIOCore
 
 extension Gateway {
-    /// Finishes a list answer (page, 206, `metadataOnly`, section index) from its identity
-    /// body: picks the coding (SPEC 3.7), the coding's ETag, answers `304` when `If-None-Match`
-    /// matches that tag, and otherwise sends the body, compressed once per snapshot, query and
-    /// coding and then reused from `snapshot.rendered`.
+    /// Finishes a list answer (page, 206, `metadataOnly`, section index) from its identity body:
+    /// picks the coding (docs/API.md, "Compressed answers"), the coding's ETag, answers `304` when
+    /// `If-None-Match` matches that tag, and otherwise sends the body, compressed once per
+    /// snapshot, query and coding and then reused from `snapshot.rendered`.
     ///
     /// - Parameters:
     ///   - headers: what every answer carries, `304` included (`Link`, `X-Total-Count`,

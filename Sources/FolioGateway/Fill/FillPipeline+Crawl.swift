@@ -3,7 +3,8 @@ import FolioEngine
 import Tracing
 
 extension FillPipeline {
-    /// Fills a route with `upstreamPaging` by crawling all its pages.
+    /// Fills a route with `upstreamPaging` by crawling all its pages
+    /// (docs/CONFIG.md, "Crawl behaviour worth knowing").
     ///
     /// The first page's non-2xx answer is passed through like a single fetch's; any later
     /// failure fails the whole fill, so the cache keeps (and may serve within `staleIfError`)

@@ -66,7 +66,7 @@ extension FillPlan {
     }
 
     /// What a list fetch sends upstream: the client headers that select the list, the proxy
-    /// headers (SPEC 6) and `Accept: application/json`.
+    /// headers (docs/API.md, "Proxy headers") and `Accept: application/json`.
     static func listRequestHeaders(
         _ client: HTTPHeaders, peer: String?, peerIsTrusted: Bool, requestID: String
     ) -> HTTPHeaders {

@@ -1,7 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// SPEC 3.2's CORS rules, answered by Folio itself (no upstream request for a preflight).
+/// The rules of docs/API.md, "CORS", answered by Folio itself (no upstream request for a
+/// preflight).
 enum CORSRules {
     static let allowedMethods = "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE"
     static let preflightMethods = "GET, HEAD, POST, PUT, PATCH, DELETE"

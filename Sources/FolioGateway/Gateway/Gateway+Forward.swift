@@ -7,7 +7,7 @@ import NIOHTTP1
 
 extension Gateway {
     /// POST/PUT/PATCH/DELETE on a route path: forwarded with the client's whole query string;
-    /// a 2xx answer drops the route's newest snapshots (SPEC 5.4).
+    /// a 2xx answer drops the route's newest snapshots (docs/API.md, "Methods").
     func forwardUnsafe(
         _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String

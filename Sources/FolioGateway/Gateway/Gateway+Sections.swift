@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Which elements of a snapshot a list request sees, and in which order (SPEC 3.3): the
-/// route's `sort` or `?sort=`, narrowed by `beginsWith` or `?FIELD=value` filters; or a
-/// section index for `groupBy`. Validated before any upstream work.
+/// Which elements of a snapshot a list request sees, and in which order (docs/API.md, "Sorting",
+/// "Section index"): the route's `sort` or `?sort=`, narrowed by `beginsWith` or `?FIELD=value`
+/// filters; or a section index for `groupBy`. Validated before any upstream work.
 struct ListSelection: Sendable {
     enum GroupBy: Sendable {
         case alphabetical(FieldPath)

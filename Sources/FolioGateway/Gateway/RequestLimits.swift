@@ -2,7 +2,7 @@ import FolioConfiguration
 import FolioEngine
 import Hummingbird
 
-/// Folio's own request limits (SPEC 2 `limits`), set below the HTTP parser's caps so a breach
+/// Folio's own request limits (SECURITY.md, "Limits"), set below the HTTP parser's caps so a breach
 /// is a clear problem answer rather than a bare 400 and a closed connection.
 enum RequestLimits {
     static func check(_ request: Request, limits: Configuration.Limits) throws(FolioError) {

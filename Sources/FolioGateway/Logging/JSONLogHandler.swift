@@ -7,9 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// swift-log handler writing one JSON object per line (SPEC 7): `time`, `level`, `message`,
-/// `label`, then the metadata in key order. Numbers and booleans in metadata stay JSON numbers
-/// and booleans, arrays and dictionaries nest, everything else is a string.
+/// swift-log handler writing one JSON object per line (README, "Logs"): `time`, `level`, `message`,
+/// `label`, then the metadata in key order. Numbers and booleans in metadata stay JSON numbers and
+/// booleans, arrays and dictionaries nest, everything else is a string.
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]

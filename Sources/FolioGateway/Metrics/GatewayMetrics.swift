@@ -1,8 +1,8 @@
 import FolioEngine
 import Prometheus
 
-/// The gateway's Prometheus metrics (SPEC 7), registered in an injected registry so two
-/// gateways (tests, a reload) can live in one process without a global bootstrap.
+/// The gateway's Prometheus metrics (README, "Operating Folio"), registered in an injected registry
+/// so two gateways (tests, a reload) can live in one process without a global bootstrap.
 ///
 /// Handles are created once: per route in `RouteMetrics` (looked up by array index on the hot
 /// path), process-wide ones here. The registry fatalErrors when one name is registered with
@@ -78,7 +78,7 @@ extension GatewayMetrics {
     static let coalescedWaiters = descriptor(
         "coalesced_waiters", unit: "total", help: "Requests that waited on another request's upstream fill.")
     static let limitBreaches = descriptor(
-        "limit_breaches", unit: "total", help: "Breaches of a configured limit (SPEC 2 limits), by its key.")
+        "limit_breaches", unit: "total", help: "Breaches of a configured limit, by its key under limits.")
     static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
     static let cacheMaxBytes = descriptor(
         "cache_max", unit: "bytes", help: "The cache bound in force (cache.maxBytes; auto: half the container's memory limit).")

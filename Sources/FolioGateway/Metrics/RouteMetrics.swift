@@ -66,7 +66,7 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
         self = Self(rawValue: StatusClass.index(status)) ?? .error
     }
 
-    /// A failure without an upstream answer: SPEC 3.5 maps timeouts to 504.
+    /// A failure without an upstream answer: timeouts are 504 (docs/API.md, "Errors").
     init(failureStatus: Int) {
         self = failureStatus == 504 ? .timeout : .error
     }

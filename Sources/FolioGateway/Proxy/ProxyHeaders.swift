@@ -1,6 +1,6 @@
 import NIOHTTP1
 
-/// Header hygiene between client, Folio and upstream (SPEC 6).
+/// Header hygiene between client, Folio and upstream (docs/API.md, "Proxy headers").
 ///
 /// Hop-by-hop headers describe one connection and must die with it; forwarding-chain headers
 /// are believed only from trusted proxies, since anyone else can write anything in them.

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// The request identifier that follows a request through logs, upstream and response (SPEC 6).
+/// The request identifier that follows a request through logs, upstream and response (docs/API.md,
+/// "Proxy headers").
 public enum RequestID {
     /// The client's `X-Request-ID` when it matches `[A-Za-z0-9._-]{1,128}`, else a new random
     /// one, so a client can correlate but cannot inject into logs or upstream headers.

@@ -14,8 +14,8 @@ public struct RouteMatch: Sendable, Equatable {
     }
 }
 
-/// Folio's own path matcher (Hummingbird's router cannot express SPEC 2.1's precedence beside
-/// a fallback, see STACK_NOTES).
+/// Folio's own path matcher: Hummingbird's router cannot express the precedence of docs/CONFIG.md,
+/// "Route paths", beside a fallback (its `**` is no catch-all next to `{param}` routes).
 ///
 /// Patterns are grouped by segment count; a request decodes its segments once and scans its
 /// group. Route counts are small, so a scan beats a trie in simplicity at no measurable cost.

@@ -4,8 +4,9 @@ import OTel
 import ServiceLifecycle
 import Tracing
 
-/// The process's tracer (SPEC 7): W3C trace context in and out, a span per request with child
-/// spans for upstream fetches and crawls, OTLP/HTTP export when `tracing.otlpEndpoint` is set.
+/// The process's tracer (README, "Traces"): W3C trace context in and out, a span per request
+/// with child spans for upstream fetches and crawls, OTLP/HTTP export when
+/// `tracing.otlpEndpoint` is set.
 ///
 /// Without an endpoint, root traces are not recorded (nothing would read them) but every span
 /// still has an id, so `traceparent` goes upstream on every request, and a client's sampled

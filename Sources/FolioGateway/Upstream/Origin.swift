@@ -1,6 +1,7 @@
 import Foundation
 
-/// Scheme, host and port of a URL: the unit SPEC 3.5 allows redirects within.
+/// Scheme, host and port of a URL: the unit redirects are allowed within
+/// (docs/API.md, "Proxy headers").
 ///
 /// Only used when a 3xx arrives, so Foundation's URL parser (the one AsyncHTTPClient itself
 /// uses to pick the connection target) is fine here and keeps both readings in agreement.

@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 import Tracing
 
-/// Fetches from upstreams with SPEC 3.5's rules, which AsyncHTTPClient's defaults do not give:
+/// Fetches from upstreams with the rules of docs/API.md ("Proxy headers", "Errors"), which
+/// AsyncHTTPClient's defaults do not give:
 /// redirects only within the origin, one deadline over head and body, a decoded-size cap,
 /// and refused connections reported at once instead of retried until the connect timeout.
 public final class UpstreamClient: Sendable {
@@ -16,7 +17,7 @@ public final class UpstreamClient: Sendable {
     /// Spans for every exchange (children of the request's), and the `traceparent` they send.
     let tracer: any Tracer
 
-    /// Most redirects followed for one fetch (SPEC 3.5).
+    /// Most redirects followed for one fetch (docs/API.md, "Proxy headers").
     static let maxRedirects = 5
 
     public init(

@@ -1,6 +1,6 @@
 import FolioEngine
 
-/// Why an upstream exchange failed, as Folio answers it (SPEC 3.5).
+/// Why an upstream exchange failed, as Folio answers it (docs/API.md, "Errors").
 ///
 /// Opaque on purpose: switch on `code` (stable, also a metric label), never on cases.
 /// The client-facing detail never names the upstream URL or the underlying library error;

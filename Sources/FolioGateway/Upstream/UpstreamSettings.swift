@@ -1,7 +1,7 @@
 /// Limits for talking to upstreams, fixed when an ``UpstreamClient`` is made.
 ///
-/// Mirrors the `limits` block of the config (SPEC 2): `connectTimeout`, `upstreamTimeout`,
-/// `maxUpstreamBytes`, plus the pool size a crawl's `concurrency` needs.
+/// Mirrors the `limits` block of the config (SECURITY.md, "Limits"): `connectTimeout`,
+/// `upstreamTimeout`, `maxUpstreamBytes`, plus the pool size a crawl's `concurrency` needs.
 public struct UpstreamSettings: Sendable, Hashable {
     /// Time allowed to open a TCP connection; beyond it the fetch fails with 504.
     public var connectTimeout: Duration = .seconds(5)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// Checks a problem+json answer (SPEC 3.5) and returns its detail: the status in the head and
-/// the body agree, the `type` is Folio's URN for `code`, and the detail says something.
+/// Checks a problem+json answer (docs/API.md, "Errors") and returns its detail: the status in the
+/// head and the body agree, the `type` is Folio's URN for `code`, and the detail says something.
 @discardableResult
 func checkProblem(
     _ response: TestResponse, status: Int, code: String? = nil,

@@ -4,7 +4,8 @@ import Foundation
 import Logging
 import NIOHTTP1
 
-/// Fetches every page of a partially paginated upstream into one list (SPEC 4).
+/// Fetches every page of a partially paginated upstream into one list
+/// (docs/CONFIG.md, "Crawl behaviour worth knowing").
 ///
 /// One crawl feeds all pages, in upstream order, into one `ListIndexer`, so the list, its limits
 /// (`maxItems`, `maxUpstreamBytes`) and its snapshot token span the whole crawl exactly as they
@@ -96,7 +97,7 @@ struct CrawlState: Sendable {
     var visited: Set<String> = []
     /// Items of the first page: page and offset crawls stop at a shorter page.
     var firstLength = 0
-    /// The pages' freshness so far, combined: the shortest lifetime rules (SPEC 4).
+    /// The pages' freshness so far, combined: the shortest lifetime rules.
     var freshness: Freshness?
 
     init(origin: Origin?, firstURL: String) {
