@@ -38,8 +38,10 @@ public final class ServerLifecycle: Sendable {
         self.reloadSignals = reloadSignals
     }
 
-    /// Starts the drain, as SIGTERM does.
+    /// Starts the drain, as SIGTERM does: `/readyz` fails before this returns (the rest of the
+    /// drain runs in `run`'s task).
     public func drain() {
+        server.readiness.startDraining()
         drainRequested.open()
     }
 
