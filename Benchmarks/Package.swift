@@ -30,7 +30,8 @@ let package = Package(
         // Indexes a file in a plain process, for profiling with perf or callgrind.
         .executableTarget(name: "index-file", dependencies: [.product(name: "FolioEngine", package: "folio")]),
         // Sort orders and section indexes of a 1M-name list, timed step by step.
-        .executableTarget(name: "sections-perf", dependencies: [.product(name: "FolioEngine", package: "folio")]),
+        .executableTarget(
+            name: "sections-perf", dependencies: ["ListData", .product(name: "FolioEngine", package: "folio")]),
         // Writes a list body to a file, for nginx to serve as Folio's upstream.
         .executableTarget(name: "make-list", dependencies: ["ListData"]),
         // The limit of Folio's stack: Hummingbird answering fixed bytes from memory.

@@ -1,26 +1,12 @@
 import FolioEngine
 import Foundation
+import ListData
 
 /// `sections-perf`: what a route with `sectionKey: name` and a client's other orders cost on a
 /// list of 1,000,000 names (about a quarter non-ASCII, a third duplicates): the orders, the
 /// section indexes, the lookups, the bytes kept per element and the peak memory. Prints wall
 /// and CPU time of each step; run a release build:
 /// `swift build -c release --product sections-perf && .build/release/sections-perf`.
-
-/// A deterministic generator, so every run sorts the same list.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func memory(_ key: String) -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

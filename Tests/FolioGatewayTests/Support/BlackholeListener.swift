@@ -9,20 +9,14 @@ final class BlackholeListener: @unchecked Sendable {
     private var sockets: [Int32] = []
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try LoopbackSocket.bind(listening: 0)
+        sockets.append(listener)
+        self.port = port
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 0) == 0
-                    && getsockname(listener, address, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("cannot set up the black-hole listener") }
-        sockets.append(listener)
-        port = Int(UInt16(bigEndian: address.sin_port))
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         // A backlog of 0 still queues one connection: fill it (and one more attempt), so every
         // later SYN is dropped.
         for blocking in [true, false] {

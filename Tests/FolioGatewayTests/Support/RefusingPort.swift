@@ -12,6 +12,19 @@ final class RefusingPort: @unchecked Sendable {
     private let socket: Int32
 
     init() throws {
+        (socket, port) = try LoopbackSocket.bind(listening: nil)
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    deinit {
+        _ = Glibc.close(socket)
+    }
+}
+/// A TCP socket bound to 127.0.0.1 on a port the kernel picks, listening with `backlog` when
+/// given: the socket and its port.
+enum LoopbackSocket {
+    static func bind(listening backlog: Int32?) throws -> (socket: Int32, port: Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -19,21 +32,15 @@ final class RefusingPort: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+                Glibc.bind(socket, address, length) == 0 && (backlog.map { listen(socket, $0) == 0 } ?? true)
+                    && getsockname(socket, address, &length) == 0
             }
         }
         guard bound else {
             _ = Glibc.close(socket)
-            throw TestFailure("cannot bind a refusing port")
+            throw TestFailure("cannot bind a loopback socket")
         }
-        self.socket = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
-    deinit {
-        _ = Glibc.close(socket)
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
 #endif
