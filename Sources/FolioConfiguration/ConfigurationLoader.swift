@@ -6,7 +6,6 @@ import Yams
 /// Every problem is collected and reported at once with its position; only a YAML syntax error
 /// or a duplicate key stops early (there is no tree to walk), and is reported alone.
 public enum ConfigurationLoader {
-    static let rootKeys = ["server", "tracing", "logging", "limits", "cache", "defaults", "routes"]
 
     /// Reads `file`; an unreadable file is a single problem at 1:1.
     public static func load(
@@ -56,10 +55,21 @@ public enum ConfigurationLoader {
     }
 }
 
+extension ConfigurationLoader {
+    /// Every key the reader asks for in the mappings `yaml` has (a key is known where it is
+    /// read): with every section present, the keys a config file may contain.
+    static func keysRead(yaml: String) -> Set<String> {
+        guard let root = try? Yams.compose(yaml: yaml) else { return [] }
+        var reader = ConfigurationReader(file: "keys.yaml")
+        _ = reader.configuration(ConfigEntry(node: root, location: ConfigLocation(path: "", mark: root.mark)), environment: [:])
+        return Set(reader.knownKeys.values.joined())
+    }
+}
+
 extension ConfigurationReader {
     /// The whole document; `nil` only when something was reported.
     mutating func configuration(_ root: ConfigEntry, environment: [String: String]) -> Configuration? {
-        guard let fields = fields(root, known: ConfigurationLoader.rootKeys) else { return nil }
+        guard let fields = fields(root) else { return nil }
         var server = fields["server"].map { self.server($0) } ?? Configuration.Server()
         var logging = fields["logging"].map { self.logging($0) } ?? Configuration.LoggingSettings()
         let tracing = fields["tracing"].map { self.tracing($0) } ?? Configuration.Tracing()
@@ -67,7 +77,7 @@ extension ConfigurationReader {
         let cache = fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
             ?? Configuration.CacheSettings()
         var defaults = Configuration.PagingSettings()
-        if let e = fields["defaults"], let defaultFields = self.fields(e, known: Self.pagingKeys) {
+        if let e = fields["defaults"], let defaultFields = self.fields(e) {
             defaults = paging(defaultFields, base: defaults)
         }
         var routes: [Configuration.Route] = []
@@ -90,6 +100,7 @@ extension ConfigurationReader {
                     at: ConfigLocation(path: "logging.level", line: 1, column: 1))
             }
         }
+        reportUnknownKeys()
         guard problems.isEmpty else { return nil }
         return Configuration(
             server: server, logging: logging, tracing: tracing, limits: limits, cache: cache, defaults: defaults, routes: routes)

@@ -1,5 +1,5 @@
 extension ConfigurationReader {
-    static let pagingKeys = ["pageSize", "maxPageSize", "overMaxPageSize", "params", "pageBase", "envelope", "itemsKey"]
+    /// The keys of `params:`, in the order of `ParamNames.all`.
     static let paramKeys = ["pageSize", "offset", "page"]
 
     /// The paging keys present in `fields` (the `defaults:` mapping or a route) merged over
@@ -39,7 +39,7 @@ extension ConfigurationReader {
     /// `params:` merged name by name, then checked as a whole: the three names must be
     /// distinct, non-empty and not one of Folio's other parameters.
     private mutating func params(_ entry: ConfigEntry, base: Configuration.ParamNames) -> Configuration.ParamNames {
-        guard let fields = fields(entry, known: Self.paramKeys) else { return base }
+        guard let fields = fields(entry) else { return base }
         var names = base
         for key in Self.paramKeys {
             guard let e = fields[key], let name = string(e) else { continue }

@@ -1,11 +1,5 @@
 import FolioEngine
 extension ConfigurationReader {
-    static let routeKeys =
-        [
-            "name", "path", "upstream", "items", "sort", "sortable", "sectionKey", "groupable", "vary",
-            "forwardQuery", "authorized", "upstreamPaging", "cache",
-        ] + pagingKeys
-
     /// Positions kept for the checks across routes.
     private struct Placed {
         var route: Configuration.Route
@@ -42,7 +36,7 @@ extension ConfigurationReader {
     private mutating func route(
         _ entry: ConfigEntry, index: Int, defaults: Configuration.PagingSettings, cache: Configuration.CacheSettings
     ) -> Placed? {
-        guard let fields = fields(entry, known: Self.routeKeys) else { return nil }
+        guard let fields = fields(entry) else { return nil }
         var name: String? = nil
         if let e = fields["name"], let text = string(e) {
             if text.isEmpty || !text.unicodeScalars.allSatisfy(Self.isNameScalar) {
@@ -162,13 +156,8 @@ extension ConfigurationReader {
         }
     }
 
-    static let upstreamPagingKeys = [
-        "style", "nextField", "pageParam", "offsetParam", "sizeParam", "size", "firstPage", "totalField", "maxPages",
-        "concurrency",
-    ]
-
     private mutating func upstreamPaging(_ entry: ConfigEntry) -> Configuration.UpstreamPaging? {
-        guard let fields = fields(entry, known: Self.upstreamPagingKeys) else { return nil }
+        guard let fields = fields(entry) else { return nil }
         var style: Configuration.UpstreamPaging.Style? = nil
         if let e = fields["style"] {
             style = choice(e, Configuration.UpstreamPaging.Style.self)

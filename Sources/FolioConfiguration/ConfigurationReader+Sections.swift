@@ -1,16 +1,7 @@
 extension ConfigurationReader {
-    static let loggingKeys = ["level", "access"]
-    static let limitsKeys = [
-        "maxUpstreamBytes", "maxItems", "maxJSONDepth", "upstreamTimeout", "connectTimeout", "crawlTimeout",
-        "maxURLBytes", "maxHeaderBytes", "maxHeaderCount", "maxRequestBodyBytes",
-    ]
-    static let cacheKeys = ["maxBytes", "ttl", "staleWhileRevalidate", "staleIfError", "snapshotRetention"]
-
-    static let tracingKeys = ["otlpEndpoint", "serviceName", "sampleRatio"]
-
     mutating func tracing(_ entry: ConfigEntry) -> Configuration.Tracing {
         var tracing = Configuration.Tracing()
-        guard let fields = fields(entry, known: Self.tracingKeys) else { return tracing }
+        guard let fields = fields(entry) else { return tracing }
         if let e = fields["otlpEndpoint"], let text = nullableString(e) {
             if let text {
                 let location = e.location
@@ -38,7 +29,7 @@ extension ConfigurationReader {
 
     mutating func logging(_ entry: ConfigEntry) -> Configuration.LoggingSettings {
         var logging = Configuration.LoggingSettings()
-        guard let fields = fields(entry, known: Self.loggingKeys) else { return logging }
+        guard let fields = fields(entry) else { return logging }
         if let e = fields["level"], let level = choice(e, Configuration.LogLevel.self) { logging.level = level }
         if let e = fields["access"], let access = bool(e) { logging.access = access }
         return logging
@@ -46,7 +37,7 @@ extension ConfigurationReader {
 
     mutating func limits(_ entry: ConfigEntry) -> Configuration.Limits {
         var limits = Configuration.Limits()
-        guard let fields = fields(entry, known: Self.limitsKeys) else { return limits }
+        guard let fields = fields(entry) else { return limits }
         if let e = fields["maxUpstreamBytes"], let n = size(e) {
             if n > Configuration.Limits.maxUpstreamBytesCeiling {
                 report("at most 4GiB (lists use 32-bit offsets)", at: e.location)
@@ -71,11 +62,10 @@ extension ConfigurationReader {
     /// The global `cache:` (with `maxBytes`), or a route's (`base` is the global one).
     mutating func cache(_ entry: ConfigEntry, base: Configuration.CacheSettings, global: Bool) -> Configuration.CacheSettings {
         var cache = base
-        let known = global ? Self.cacheKeys : Array(Self.cacheKeys.dropFirst())
         let hints = global ? [:] : ["maxBytes": "the cache size is global: set it in the top-level cache:"]
-        guard let fields = fields(entry, known: known, hints: hints) else { return cache }
-        if let e = fields["maxBytes"] {
-            if global, e.node.scalar?.string == "auto" {
+        guard let fields = fields(entry, hints: hints) else { return cache }
+        if global, let e = fields["maxBytes"] {
+            if e.node.scalar?.string == "auto" {
                 cache.memoryLimit = .some(MemoryLimit.detect(root: cgroupRoot))
                 cache.maxBytes = MemoryLimit.autoCacheBytes(limit: cache.memoryLimit!)
             } else if let n = size(e) {

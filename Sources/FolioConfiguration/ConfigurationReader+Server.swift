@@ -1,12 +1,7 @@
 extension ConfigurationReader {
-    static let serverKeys = [
-        "listen", "admin", "adminToken", "publicBaseURL", "trustedProxies", "idleTimeout",
-        "shutdownDelay", "drainTimeout", "fallbackUpstream", "cors", "compression",
-    ]
-
     mutating func server(_ entry: ConfigEntry) -> Configuration.Server {
         var server = Configuration.Server()
-        guard let fields = fields(entry, known: Self.serverKeys) else { return server }
+        guard let fields = fields(entry) else { return server }
         if let e = fields["listen"], let text = string(e) {
             if let address = parsed(at: e.location, { () throws(ValueSyntaxError) in try ListenAddress(text) }) {
                 server.listen = address
@@ -45,7 +40,7 @@ extension ConfigurationReader {
         if let e = fields["fallbackUpstream"], let text = nullableString(e) {
             server.fallbackUpstream = text.flatMap { fallbackUpstream($0, at: e.location) }
         }
-        if let e = fields["cors"], let cors = self.fields(e, known: ["allowOrigins"]) {
+        if let e = fields["cors"], let cors = self.fields(e) {
             if let e = cors["allowOrigins"], let items = strings(e) {
                 for item in items where !Self.isOrigin(item.text) {
                     report(
@@ -54,7 +49,7 @@ extension ConfigurationReader {
                 server.cors.allowOrigins = items.map(\.text)
             }
         }
-        if let e = fields["compression"], let compression = self.fields(e, known: ["encodings", "minBytes"]) {
+        if let e = fields["compression"], let compression = self.fields(e) {
             if let e = compression["encodings"], let items = strings(e) {
                 var codings: [ContentCoding] = []
                 for item in items {

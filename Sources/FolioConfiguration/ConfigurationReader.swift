@@ -25,13 +25,29 @@ struct ConfigEntry {
     let location: ConfigLocation
 }
 
-/// The keys of one YAML mapping, after unknown keys were reported.
-struct ConfigFields {
+/// The keys of one YAML mapping. Reading a key (present or not) makes it a known key of this
+/// mapping: the keys a file has and no reader asked for are the unknown ones, reported once
+/// everything was read (`ConfigurationReader.reportUnknownKeys`). So each key is written once,
+/// where it is read.
+final class ConfigFields {
     /// The mapping's own path; line and column of its first key (where missing keys point).
     let location: ConfigLocation
     let entries: [String: ConfigEntry]
+    /// Better messages for known mistakes, by key.
+    let hints: [String: String]
+    /// The keys read, in the order they were first read.
+    private(set) var asked: [String] = []
 
-    subscript(key: String) -> ConfigEntry? { entries[key] }
+    init(location: ConfigLocation, entries: [String: ConfigEntry], hints: [String: String]) {
+        self.location = location
+        self.entries = entries
+        self.hints = hints
+    }
+
+    subscript(key: String) -> ConfigEntry? {
+        if !asked.contains(key) { asked.append(key) }
+        return entries[key]
+    }
 
     /// Where a missing `key` is reported: the first key of this mapping.
     func missing(_ key: String) -> ConfigLocation {
@@ -51,6 +67,8 @@ struct ConfigurationReader {
     /// Where `cache.maxBytes: auto` looks for the cgroup tree (`/`; `FOLIO_CGROUP_ROOT` moves
     /// it, for tests and unusual mounts).
     var cgroupRoot = "/"
+    /// Every mapping read so far, for `reportUnknownKeys`.
+    private(set) var mappings: [ConfigFields] = []
 
     init(file: String) {
         self.file = file
@@ -64,11 +82,9 @@ struct ConfigurationReader {
 
     // MARK: Structure
 
-    /// The mapping's keys; unknown ones are reported (with a suggestion), as are keys that are
-    /// not scalars. `hints` gives a better message for known mistakes.
-    mutating func fields(
-        _ entry: ConfigEntry, known: [String], hints: [String: String] = [:]
-    ) -> ConfigFields? {
+    /// The mapping's keys; keys that are not scalars are reported at once, unknown ones by
+    /// `reportUnknownKeys`. `hints` gives a better message for known mistakes.
+    mutating func fields(_ entry: ConfigEntry, hints: [String: String] = [:]) -> ConfigFields? {
         guard let mapping = entry.node.mapping else {
             report("expected a mapping, got \(describe(entry.node))", at: entry.location)
             return nil
@@ -82,20 +98,35 @@ struct ConfigurationReader {
                 continue
             }
             let location = ConfigLocation(path: entry.location.child(key), mark: keyNode.mark)
-            guard known.contains(key) else {
-                if let hint = hints[key] {
-                    report("unknown key '\(key)' (\(hint))", at: location)
-                } else if let suggestion = ConfigurationText.suggestion(for: key, among: known) {
-                    report("unknown key '\(key)' (did you mean '\(suggestion)'?)", at: location)
-                } else {
-                    report("unknown key '\(key)' (known here: \(known.joined(separator: ", ")))", at: location)
-                }
-                continue
-            }
             entries[key] = ConfigEntry(node: value, location: location)
         }
-        return ConfigFields(
-            location: ConfigLocation(path: entry.location.path, mark: firstMark), entries: entries)
+        let fields = ConfigFields(
+            location: ConfigLocation(path: entry.location.path, mark: firstMark), entries: entries, hints: hints)
+        mappings.append(fields)
+        return fields
+    }
+
+    /// Reports every key of a mapping read so far that its reader never asked for, with a
+    /// suggestion among the keys it did ask for. Called once the whole file was read.
+    mutating func reportUnknownKeys() {
+        for fields in mappings {
+            let known = fields.asked
+            for (key, entry) in fields.entries where !known.contains(key) {
+                if let hint = fields.hints[key] {
+                    report("unknown key '\(key)' (\(hint))", at: entry.location)
+                } else if let suggestion = ConfigurationText.suggestion(for: key, among: known) {
+                    report("unknown key '\(key)' (did you mean '\(suggestion)'?)", at: entry.location)
+                } else {
+                    report("unknown key '\(key)' (known here: \(known.joined(separator: ", ")))", at: entry.location)
+                }
+            }
+        }
+    }
+
+    /// Every key some reader asked for, by the path of its mapping (`routes[0].upstreamPaging`):
+    /// what the file may contain, for documentation checks.
+    var knownKeys: [String: [String]] {
+        Dictionary(mappings.map { ($0.location.path, $0.asked) }, uniquingKeysWith: { $0 + $1 })
     }
 
     /// The elements of a sequence, each located at itself with an `[i]` path.

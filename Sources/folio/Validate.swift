@@ -13,7 +13,8 @@ struct Validate: ParsableCommand {
         let path = configPath(config)
         do {
             let configuration = try ConfigurationLoader.load(file: path)
-            print("ok: \(configuration.routes.count) routes")
+            let count = configuration.routes.count
+            print("ok: \(count) route\(count == 1 ? "" : "s")")
         } catch {
             for problem in error.problems {
                 FileHandle.standardError.write(Data((problem.description + "\n").utf8))

@@ -54,7 +54,7 @@ struct ConfigurationValuesTests {
 
     @Test("suggestions for unknown keys")
     func suggestions() {
-        let keys = ConfigurationReader.pagingKeys
+        let keys = ["pageSize", "maxPageSize", "overMaxPageSize", "params", "pageBase", "envelope", "itemsKey"]
         #expect(ConfigurationText.suggestion(for: "pagesize", among: keys) == "pageSize")
         #expect(ConfigurationText.suggestion(for: "pagSize", among: keys) == "pageSize")
         #expect(ConfigurationText.suggestion(for: "envelpoe", among: keys) == "envelope")
