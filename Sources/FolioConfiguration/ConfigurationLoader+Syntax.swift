@@ -14,9 +14,9 @@ extension ConfigurationLoader {
         case .scanner(let context, let text, let mark, _),
             .parser(let context, let text, let mark, _),
             .composer(let context, let text, let mark, _):
-            let while_ = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            let during = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             let tab = isTab(at: Position(mark), in: yaml) ? "; YAML does not allow tabs for indentation" : ""
-            return problem(Position(mark), "YAML syntax error: \(text)\(while_)\(tab)")
+            return problem(Position(mark), "YAML syntax error: \(text)\(during)\(tab)")
         case .reader(let text, let offset, _, _):
             return problem(mark(ofCharacterOffset: offset ?? 0, in: yaml), "YAML error: \(text)")
         case .duplicatedKeysInMapping(let duplicates, let context):

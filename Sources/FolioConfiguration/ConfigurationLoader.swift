@@ -48,7 +48,9 @@ public enum ConfigurationLoader {
         let configuration = reader.configuration(
             ConfigEntry(node: root, location: ConfigLocation(path: "", mark: root.mark)), environment: environment)
         let problems = reader.problems.enumerated()
-            .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+            .sorted {
+                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+            }
             .map(\.element)
         guard problems.isEmpty, let configuration else { throw ConfigurationError(problems: problems) }
         return configuration
@@ -61,7 +63,8 @@ extension ConfigurationLoader {
     static func keysRead(yaml: String) -> Set<String> {
         guard let root = try? Yams.compose(yaml: yaml) else { return [] }
         var reader = ConfigurationReader(file: "keys.yaml")
-        _ = reader.configuration(ConfigEntry(node: root, location: ConfigLocation(path: "", mark: root.mark)), environment: [:])
+        _ = reader.configuration(
+            ConfigEntry(node: root, location: ConfigLocation(path: "", mark: root.mark)), environment: [:])
         return Set(reader.knownKeys.values.joined())
     }
 }
@@ -74,7 +77,8 @@ extension ConfigurationReader {
         var logging = fields["logging"].map { self.logging($0) } ?? Configuration.LoggingSettings()
         let tracing = fields["tracing"].map { self.tracing($0) } ?? Configuration.Tracing()
         let limits = fields["limits"].map { self.limits($0) } ?? Configuration.Limits()
-        let cache = fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
+        let cache =
+            fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
             ?? Configuration.CacheSettings()
         var defaults = Configuration.PagingSettings()
         if let e = fields["defaults"], let defaultFields = self.fields(e) {
@@ -103,6 +107,7 @@ extension ConfigurationReader {
         reportUnknownKeys()
         guard problems.isEmpty else { return nil }
         return Configuration(
-            server: server, logging: logging, tracing: tracing, limits: limits, cache: cache, defaults: defaults, routes: routes)
+            server: server, logging: logging, tracing: tracing, limits: limits, cache: cache, defaults: defaults,
+            routes: routes)
     }
 }

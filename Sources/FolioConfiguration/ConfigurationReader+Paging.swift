@@ -21,7 +21,11 @@ extension ConfigurationReader {
             paging.params = params(e, base: paging.params)
         }
         if let e = fields["pageBase"], let n = int(e) {
-            if n == 0 || n == 1 { paging.pageBase = n } else { report("pageBase must be 0 or 1, got \(n)", at: e.location) }
+            if n == 0 || n == 1 {
+                paging.pageBase = n
+            } else {
+                report("pageBase must be 0 or 1, got \(n)", at: e.location)
+            }
         }
         if let e = fields["envelope"], let b = bool(e) { paging.envelope = b }
         if let e = fields["itemsKey"], let key = string(e) {

@@ -1,4 +1,5 @@
 import FolioEngine
+
 extension ConfigurationReader {
     /// Positions kept for the checks across routes.
     private struct Placed {
@@ -76,7 +77,9 @@ extension ConfigurationReader {
         var vary: [String] = []
         if let e = fields["vary"], let list = strings(e) {
             for item in list {
-                if Self.isToken(item.text) { vary.append(item.text) } else {
+                if Self.isToken(item.text) {
+                    vary.append(item.text)
+                } else {
                     report("'\(item.text)' is not a header name", at: item.location)
                 }
             }
@@ -87,7 +90,9 @@ extension ConfigurationReader {
                 if item.text.isEmpty {
                     report("a parameter name cannot be empty", at: item.location)
                 } else if reserved.contains(item.text) {
-                    report("'\(item.text)' is one of Folio's own parameters on this route, so it cannot be forwarded", at: item.location)
+                    report(
+                        "'\(item.text)' is one of Folio's own parameters on this route, so it cannot be forwarded",
+                        at: item.location)
                 } else {
                     forwardQuery.append(item.text)
                 }
@@ -122,7 +127,9 @@ extension ConfigurationReader {
             let text = descending ? String(item.text.dropFirst()) : item.text
             guard let field = field(text, at: item.location) else { continue }
             if reserved.contains(text) {
-                report("'\(text)' is one of Folio's own parameters on this route, so it cannot be a filter", at: item.location)
+                report(
+                    "'\(text)' is one of Folio's own parameters on this route, so it cannot be a filter",
+                    at: item.location)
             } else {
                 result.append(SortKey(field, descending: descending))
             }
@@ -168,7 +175,10 @@ extension ConfigurationReader {
         if let e = fields["nextField"], let pointer = pointer(e) { paging.nextField = pointer }
         for key in ["pageParam", "offsetParam", "sizeParam"] {
             guard let e = fields[key], let text = string(e) else { continue }
-            if text.isEmpty { report("a parameter name cannot be empty", at: e.location); continue }
+            if text.isEmpty {
+                report("a parameter name cannot be empty", at: e.location)
+                continue
+            }
             switch key {
             case "pageParam": paging.pageParam = text
             case "offsetParam": paging.offsetParam = text
@@ -183,7 +193,8 @@ extension ConfigurationReader {
             if (1...Configuration.UpstreamPaging.maxConcurrency).contains(n) {
                 paging.concurrency = n
             } else {
-                report("concurrency must be 1...\(Configuration.UpstreamPaging.maxConcurrency), got \(n)", at: e.location)
+                report(
+                    "concurrency must be 1...\(Configuration.UpstreamPaging.maxConcurrency), got \(n)", at: e.location)
             }
         }
         return style == nil ? nil : paging
@@ -191,14 +202,17 @@ extension ConfigurationReader {
 
     /// Route names end up in metric labels and `?route=` values: keep them plain.
     private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+        scalar.isASCII
+            && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
     }
 
     /// An HTTP field name (RFC 9110 token).
     static func isToken(_ text: String) -> Bool {
         !text.isEmpty
             && text.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
             }
     }
 }

@@ -60,7 +60,9 @@ extension ConfigurationReader {
     }
 
     /// The global `cache:` (with `maxBytes`), or a route's (`base` is the global one).
-    mutating func cache(_ entry: ConfigEntry, base: Configuration.CacheSettings, global: Bool) -> Configuration.CacheSettings {
+    mutating func cache(_ entry: ConfigEntry, base: Configuration.CacheSettings, global: Bool)
+        -> Configuration.CacheSettings
+    {
         var cache = base
         let hints = global ? [:] : ["maxBytes": "the cache size is global: set it in the top-level cache:"]
         guard let fields = fields(entry, hints: hints) else { return cache }

@@ -17,8 +17,11 @@ extension ConfigurationReader {
             }
         }
         if let e = fields["adminToken"], let text = nullableString(e) {
-            if text == "" { report("adminToken cannot be empty (use null for no token)", at: e.location) }
-            else { server.adminToken = text }
+            if text == "" {
+                report("adminToken cannot be empty (use null for no token)", at: e.location)
+            } else {
+                server.adminToken = text
+            }
         }
         if let e = fields["publicBaseURL"], let text = nullableString(e) {
             server.publicBaseURL = text.flatMap { publicBaseURL($0, at: e.location) }
@@ -29,7 +32,8 @@ extension ConfigurationReader {
                 if let network = CIDR(item.text) {
                     networks.append(network)
                 } else {
-                    report("'\(item.text)' is not a CIDR (e.g. 10.0.0.0/8, 192.0.2.7, 2001:db8::/32)", at: item.location)
+                    report(
+                        "'\(item.text)' is not a CIDR (e.g. 10.0.0.0/8, 192.0.2.7, 2001:db8::/32)", at: item.location)
                 }
             }
             server.trustedProxies = networks
@@ -58,8 +62,11 @@ extension ConfigurationReader {
                             "'\(item.text)' is not a coding Folio compresses with (br, gzip, zstd)", at: item.location)
                         continue
                     }
-                    if codings.contains(coding) { report("'\(item.text)' is listed twice", at: item.location) }
-                    else { codings.append(coding) }
+                    if codings.contains(coding) {
+                        report("'\(item.text)' is listed twice", at: item.location)
+                    } else {
+                        codings.append(coding)
+                    }
                 }
                 server.compression.encodings = codings
             }

@@ -5,7 +5,8 @@ enum ConfigurationText {
     /// `<integer><ms|s|m|h>`: exactly one unit, no sign, no spaces.
     static func duration(_ text: String) -> Result<Duration, ValueSyntaxError> {
         let units: [(suffix: String, milliseconds: Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
-        let bad = ValueSyntaxError("invalid duration '\(text)': expected an integer and one unit of ms, s, m, h (e.g. 30s, 500ms, 5m)")
+        let bad = ValueSyntaxError(
+            "invalid duration '\(text)': expected an integer and one unit of ms, s, m, h (e.g. 30s, 500ms, 5m)")
         for unit in units where text.hasSuffix(unit.suffix) {
             let digits = text.dropLast(unit.suffix.count)
             // "5ms" also ends with "s"; the digits check rejects the "5m" reading.
@@ -27,7 +28,8 @@ enum ConfigurationText {
             }
             return .success(Int(count) << unit.shift)
         }
-        var message = "invalid size '\(text)': expected an integer with an optional unit B, KiB, MiB or GiB (e.g. 256MiB)"
+        var message =
+            "invalid size '\(text)': expected an integer with an optional unit B, KiB, MiB or GiB (e.g. 256MiB)"
         if ["KB", "MB", "GB", "K", "M", "G"].contains(where: { text.hasSuffix($0) }) {
             message += "; sizes are binary, write KiB, MiB or GiB"
         }

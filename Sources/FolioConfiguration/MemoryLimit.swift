@@ -22,7 +22,9 @@ public enum MemoryLimit {
             guard parts.count == 3 else { continue }
             let path = parts[2] == "/" ? "" : String(parts[2])
             if parts[0] == "0", parts[1].isEmpty { v2.append(base + path + "/memory.max") }
-            if parts[1].split(separator: ",").contains("memory") { v1.append(base + "/memory" + path + "/memory.limit_in_bytes") }
+            if parts[1].split(separator: ",").contains("memory") {
+                v1.append(base + "/memory" + path + "/memory.limit_in_bytes")
+            }
         }
         v2.append(base + "/memory.max")
         v1.append(base + "/memory/memory.limit_in_bytes")

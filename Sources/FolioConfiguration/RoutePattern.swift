@@ -45,7 +45,8 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
             if piece.hasPrefix("{"), piece.hasSuffix("}"), piece.count >= 2 {
                 let name = piece.dropFirst().dropLast()
                 guard PlaceholderName.isValid(name) else {
-                    throw ValueSyntaxError("'\(piece)' is not a placeholder (letters, digits, '_'; not starting with a digit)")
+                    throw ValueSyntaxError(
+                        "'\(piece)' is not a placeholder (letters, digits, '_'; not starting with a digit)")
                 }
                 guard names.insert(String(name)).inserted else {
                     throw ValueSyntaxError("placeholder '{\(name)}' appears twice in '\(text)'")
@@ -54,7 +55,8 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
                 continue
             }
             if piece.contains("{") || piece.contains("}") {
-                throw ValueSyntaxError("a placeholder must be a whole segment ('/{name}/'); write a literal brace as %7B or %7D")
+                throw ValueSyntaxError(
+                    "a placeholder must be a whole segment ('/{name}/'); write a literal brace as %7B or %7D")
             }
             guard let decoded = URIText.decodingPath(piece) else {
                 throw ValueSyntaxError("bad percent-encoding in segment '\(piece)'")

@@ -36,7 +36,8 @@ public struct UpstreamTemplate: Sendable, Equatable, CustomStringConvertible {
             else { throw ValueSyntaxError("unclosed '{' in '\(text)'") }
             let name = String(rest[afterOpen..<close])
             guard PlaceholderName.isValid(name) else {
-                throw ValueSyntaxError("'{\(name)}' is not a placeholder name (letters, digits, '_'; not starting with a digit)")
+                throw ValueSyntaxError(
+                    "'{\(name)}' is not a placeholder name (letters, digits, '_'; not starting with a digit)")
             }
             if !literal.isEmpty { parts.append(.literal(literal)) }
             literal = ""

@@ -39,8 +39,9 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
         }
         let authorityStart = schemeEnd + 3
         var authorityEnd = authorityStart
-        while authorityEnd < utf8.count, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
-            .contains(utf8[authorityEnd])
+        while authorityEnd < utf8.count,
+            ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+                .contains(utf8[authorityEnd])
         {
             authorityEnd += 1
         }
@@ -66,13 +67,15 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
     private static func find(_ needle: String, in bytes: [UInt8]) -> Int? {
         let pattern = Array(needle.utf8)
         guard bytes.count >= pattern.count else { return nil }
-        for start in 0...(bytes.count - pattern.count) where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
+        for start in 0...(bytes.count - pattern.count)
+        where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
             return start
         }
         return nil
     }
 
-    private static func splitAuthority(_ authority: String, in text: String) throws(ValueSyntaxError) -> (String, Int?) {
+    private static func splitAuthority(_ authority: String, in text: String) throws(ValueSyntaxError) -> (String, Int?)
+    {
         var hostText: Substring
         var portText: Substring? = nil
         if authority.hasPrefix("[") {
@@ -82,7 +85,9 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
             hostText = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw ValueSyntaxError("unexpected '\(after)' after the host of '\(text)'") }
+                guard after.hasPrefix(":") else {
+                    throw ValueSyntaxError("unexpected '\(after)' after the host of '\(text)'")
+                }
                 portText = after.dropFirst()
             }
             guard IPAddressText.ipv6(hostText) != nil else {

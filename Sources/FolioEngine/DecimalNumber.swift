@@ -107,16 +107,20 @@ struct DecimalNumber {
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
     /// Compares by value: -1, 0 or 1.
-    static func compare(_ a: DecimalNumber, _ aBytes: UnsafeBufferPointer<UInt8>,
-                        _ b: DecimalNumber, _ bBytes: UnsafeBufferPointer<UInt8>) -> Int {
+    static func compare(
+        _ a: DecimalNumber, _ aBytes: UnsafeBufferPointer<UInt8>,
+        _ b: DecimalNumber, _ bBytes: UnsafeBufferPointer<UInt8>
+    ) -> Int {
         if a.sign != b.sign { return a.sign < b.sign ? -1 : 1 }
         if a.sign == 0 { return 0 }
         let magnitude = compareMagnitude(a, aBytes, b, bBytes)
         return a.sign > 0 ? magnitude : -magnitude
     }
 
-    private static func compareMagnitude(_ a: DecimalNumber, _ aBytes: UnsafeBufferPointer<UInt8>,
-                                         _ b: DecimalNumber, _ bBytes: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func compareMagnitude(
+        _ a: DecimalNumber, _ aBytes: UnsafeBufferPointer<UInt8>,
+        _ b: DecimalNumber, _ bBytes: UnsafeBufferPointer<UInt8>
+    ) -> Int {
         if a.exponent != b.exponent { return a.exponent < b.exponent ? -1 : 1 }
         var i = a.firstDigit
         var j = b.firstDigit

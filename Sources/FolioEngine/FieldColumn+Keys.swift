@@ -48,16 +48,19 @@ extension FieldColumn {
             let start = Int(first[element])
             let count = Int(second[element])
             if count > 0, (base[start] | 0x20) &- 0x61 < 26 {
-                return StringParts(rank: UInt32(base[start] | 0x20) - 0x61, rest: base + start + 1,
-                                   restCount: count - 1, exact: base + start, exactCount: count)
+                return StringParts(
+                    rank: UInt32(base[start] | 0x20) - 0x61, rest: base + start + 1,
+                    restCount: count - 1, exact: base + start, exactCount: count)
             }
-            return StringParts(rank: hashRank, rest: base + start, restCount: count, exact: base + start, exactCount: count)
+            return StringParts(
+                rank: hashRank, rest: base + start, restCount: count, exact: base + start, exactCount: count)
         }
         let entry = folded[Int(first[element])]
         let arenaBase = UnsafePointer(arena.baseAddress!)
-        return StringParts(rank: entry.rank, rest: arenaBase + Int(entry.restStart), restCount: Int(entry.restCount),
-                           exact: (entry.exactInArena ? arenaBase : base) + Int(entry.exactStart),
-                           exactCount: Int(entry.exactCount))
+        return StringParts(
+            rank: entry.rank, rest: arenaBase + Int(entry.restStart), restCount: Int(entry.restCount),
+            exact: (entry.exactInArena ? arenaBase : base) + Int(entry.exactStart),
+            exactCount: Int(entry.exactCount))
     }
 
     @inline(__always) func number(_ element: Int) -> DecimalNumber {
@@ -72,7 +75,8 @@ extension FieldColumn {
         case .asciiString, .foldedString:
             let parts = stringParts(element)
             let restShift = 61 - rankBits - 8 * prefixBytes
-            payload = UInt64(parts.rank) << UInt64(61 - rankBits)
+            payload =
+                UInt64(parts.rank) << UInt64(61 - rankBits)
                 | Self.bigEndianBytes(parts.rest, parts.restCount, from: 0, count: prefixBytes) << UInt64(restShift)
         case .number:
             if rule == .crossType { payload = number(element).sortPrefix(bytes) }
@@ -115,7 +119,9 @@ extension FieldColumn {
     }
 
     @inline(__always)
-    private static func bigEndianBytes(_ pointer: UnsafePointer<UInt8>, _ length: Int, from offset: Int, count: Int) -> UInt64 {
+    private static func bigEndianBytes(_ pointer: UnsafePointer<UInt8>, _ length: Int, from offset: Int, count: Int)
+        -> UInt64
+    {
         var value: UInt64 = 0
         for index in offset..<offset + count {
             value = value << 8 | UInt64(index < length ? upper(pointer[index]) : 0)

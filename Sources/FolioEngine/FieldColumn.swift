@@ -15,7 +15,8 @@ final class FieldColumn {
     }
 
     enum Kind: UInt8 {
-        case missing = 0, number, asciiString, foldedString, falseValue, trueValue, composite
+        case missing = 0
+        case number, asciiString, foldedString, falseValue, trueValue, composite
     }
 
     /// A string that needed decoding or folding beyond ASCII uppercase.
@@ -81,8 +82,9 @@ final class FieldColumn {
                             second[element] = UInt32(contents.count)
                             return
                         }
-                        var entry = Folded(exactStart: UInt32(contents.lowerBound), exactCount: UInt32(contents.count),
-                                           exactInArena: false, restStart: 0, restCount: 0, rank: 0)
+                        var entry = Folded(
+                            exactStart: UInt32(contents.lowerBound), exactCount: UInt32(contents.count),
+                            exactInArena: false, restStart: 0, restCount: 0, rank: 0)
                         let key: FoldedKey
                         if escaped {
                             let exact = JSONScan.unescape(bytes, contents)

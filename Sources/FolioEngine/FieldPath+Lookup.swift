@@ -38,7 +38,8 @@ extension FieldPath {
             if escaped {
                 matches = JSONScan.unescape(bytes, keyRange) == name
             } else {
-                matches = keyRange.count == name.count
+                matches =
+                    keyRange.count == name.count
                     && name.withUnsafeBufferPointer { wanted in
                         memoryEqual(wanted.baseAddress, bytes.baseAddress! + keyRange.lowerBound, name.count)
                     }
@@ -58,7 +59,9 @@ extension FieldPath {
     }
 
     /// `token` must be an array index as RFC 6901 spells it: digits, no leading zero.
-    private static func arrayElement(_ token: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, _ open: Int, _ end: Int) -> Int? {
+    private static func arrayElement(_ token: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, _ open: Int, _ end: Int)
+        -> Int?
+    {
         guard !token.isEmpty, token.count <= 10, token.allSatisfy({ (0x30...0x39).contains($0) }),
             token.count == 1 || token[0] != 0x30
         else { return nil }

@@ -72,7 +72,8 @@ extension FolioError {
     /// 404: no route matches and there is no `fallbackUpstream`.
     public static func notFound(path: String) -> FolioError {
         FolioError(
-            code: "not-found", status: 404, title: "Not found", detail: "no route matches \(DetailText.clip(path, limit: 256))")
+            code: "not-found", status: 404, title: "Not found",
+            detail: "no route matches \(DetailText.clip(path, limit: 256))")
     }
 
     /// 405: a method a list route does not serve.
@@ -95,14 +96,16 @@ extension FolioError {
     public static func requestBodyTooLarge(limit: Int) -> FolioError {
         FolioError(
             code: "request-body-too-large", status: 413, title: "Request body too large",
-            detail: "The request body exceeds \(limit) bytes (limits.maxRequestBodyBytes).", limit: .maxRequestBodyBytes)
+            detail: "The request body exceeds \(limit) bytes (limits.maxRequestBodyBytes).", limit: .maxRequestBodyBytes
+        )
     }
 
     /// 414: the request target is longer than `limits.maxURLBytes`.
     public static func uriTooLong(bytes: Int, limit: Int) -> FolioError {
         FolioError(
             code: "uri-too-long", status: 414, title: "URI too long",
-            detail: "the request target is \(bytes) bytes; the limit is \(limit) (limits.maxURLBytes)", limit: .maxURLBytes)
+            detail: "the request target is \(bytes) bytes; the limit is \(limit) (limits.maxURLBytes)",
+            limit: .maxURLBytes)
     }
 
     /// 416: a `Range: items=…` starts at or past the end of the list; the `Content-Range` header
@@ -150,7 +153,8 @@ extension FolioError {
     /// 502: an upstream list exceeds one of the configured limits.
     public static func upstreamLimit(_ detail: String, limit: Limit) -> FolioError {
         FolioError(
-            code: "upstream-limit-exceeded", status: 502, title: "Upstream limit exceeded", detail: detail, limit: limit)
+            code: "upstream-limit-exceeded", status: 502, title: "Upstream limit exceeded", detail: detail, limit: limit
+        )
     }
 
     /// 502: the upstream refused the connection or could not be reached.
@@ -191,7 +195,8 @@ extension FolioError {
 
     /// 502: a crawl's page after the first answered an error status, timed out or sent a bad body.
     public static func crawlPageFailed(_ detail: String, limit: Limit? = nil) -> FolioError {
-        FolioError(code: "upstream-page-failed", status: 502, title: "Upstream page failed", detail: detail, limit: limit)
+        FolioError(
+            code: "upstream-page-failed", status: 502, title: "Upstream page failed", detail: detail, limit: limit)
     }
 
     /// 502: a next link points to another scheme, host or port than the configured upstream.

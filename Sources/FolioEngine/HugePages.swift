@@ -1,7 +1,7 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Transparent huge pages for large list stores.
@@ -16,12 +16,12 @@ enum HugePages {
     /// Advises huge pages for the 2 MiB-aligned interior of `byteCount` bytes at `base`.
     static func advise(_ base: UnsafeRawPointer?, byteCount: Int) {
         #if os(Linux)
-        guard let base, byteCount >= 2 * size else { return }
-        let mask = UInt(size - 1)
-        let start = (UInt(bitPattern: base) + mask) & ~mask
-        let end = (UInt(bitPattern: base) + UInt(byteCount)) & ~mask
-        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(pointer, Int(end - start), MADV_HUGEPAGE)
+            guard let base, byteCount >= 2 * size else { return }
+            let mask = UInt(size - 1)
+            let start = (UInt(bitPattern: base) + mask) & ~mask
+            let end = (UInt(bitPattern: base) + UInt(byteCount)) & ~mask
+            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(pointer, Int(end - start), MADV_HUGEPAGE)
         #endif
     }
 
@@ -39,22 +39,22 @@ enum HugePages {
     /// is someone else's, unchanged. Errors (older kernels, unmapped ranges) are ignored.
     static func populateInBackground(_ base: UnsafeRawPointer?, byteCount: Int) {
         #if os(Linux)
-        guard let base, byteCount >= 2 * size else { return }
-        let start = UInt(bitPattern: base)
-        populating.async {
-            let madvisePopulateWrite: Int32 = 23
-            let pageMask = UInt(4096 - 1)
-            var offset = (start + pageMask) & ~pageMask
-            let end = start + UInt(byteCount)
-            while offset < end {
-                // In steps, so the writer finds the first pages ready early.
-                let step = min(UInt(8 << 20), end - offset)
-                guard let pointer = UnsafeMutableRawPointer(bitPattern: offset),
-                    madvise(pointer, Int(step), madvisePopulateWrite) == 0
-                else { return }
-                offset += step
+            guard let base, byteCount >= 2 * size else { return }
+            let start = UInt(bitPattern: base)
+            populating.async {
+                let madvisePopulateWrite: Int32 = 23
+                let pageMask = UInt(4096 - 1)
+                var offset = (start + pageMask) & ~pageMask
+                let end = start + UInt(byteCount)
+                while offset < end {
+                    // In steps, so the writer finds the first pages ready early.
+                    let step = min(UInt(8 << 20), end - offset)
+                    guard let pointer = UnsafeMutableRawPointer(bitPattern: offset),
+                        madvise(pointer, Int(step), madvisePopulateWrite) == 0
+                    else { return }
+                    offset += step
+                }
             }
-        }
         #endif
     }
 

@@ -19,7 +19,9 @@ enum JSONScan {
     /// `start` is at an opening quote. Returns the index after the closing quote and whether the
     /// contents hold a backslash escape.
     @inline(__always)
-    static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (after: Int, escaped: Bool)? {
+    static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (
+        after: Int, escaped: Bool
+    )? {
         var index = start + 1
         var escaped = false
         while index < end {
@@ -89,7 +91,9 @@ enum JSONScan {
     /// Resolves the escapes of a string's contents to UTF-8; with `.reject`, nil for a lone
     /// surrogate (which no Swift `String`, hence no JSON Pointer token, can equal). Assumes the
     /// indexer's validation ran; a truncated escape ends the output there.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, loneSurrogates: LoneSurrogates) -> [UInt8]? {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, loneSurrogates: LoneSurrogates)
+        -> [UInt8]?
+    {
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var index = range.lowerBound

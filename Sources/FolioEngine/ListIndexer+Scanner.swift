@@ -192,7 +192,8 @@ extension ListIndexer {
         Self.skipWhitespace(base, &i, end)
         guard i < end else { return }
         guard base[i] == UInt8(ascii: "\"") else {
-            throw invalidJSON(at: i, phase == .keyOrObjectEnd ? "expected a string key or '}'" : "expected a string key")
+            throw invalidJSON(
+                at: i, phase == .keyOrObjectEnd ? "expected a string key or '}'" : "expected a string key")
         }
         keyStart = i
         i &+= 1
@@ -211,7 +212,8 @@ extension ListIndexer {
     }
 
     @inline(__always)
-    private mutating func scanColonAndValue(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError) {
+    private mutating func scanColonAndValue(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError)
+    {
         Self.skipWhitespace(base, &i, end)
         guard i < end else { return }
         guard base[i] == UInt8(ascii: ":") else { throw invalidJSON(at: i, "expected ':'") }

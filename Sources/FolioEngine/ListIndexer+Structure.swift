@@ -56,7 +56,9 @@ extension ListIndexer {
 
     @inline(never)
     func tooDeep(at index: Int) -> FolioError {
-        .upstreamLimit("upstream JSON nests deeper than limits.maxJSONDepth (\(maxDepth)) at byte \(index - bodyStart)", limit: .maxJSONDepth)
+        .upstreamLimit(
+            "upstream JSON nests deeper than limits.maxJSONDepth (\(maxDepth)) at byte \(index - bodyStart)",
+            limit: .maxJSONDepth)
     }
 
     @inline(__always)
@@ -89,7 +91,8 @@ extension ListIndexer {
             guard c <= 0x20, isWhitespace(c) else { return }
             i &+= 1
             if c == 0x0A {
-                while i &+ 8 <= end, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                while i &+ 8 <= end, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+                {
                     i &+= 8
                 }
             }

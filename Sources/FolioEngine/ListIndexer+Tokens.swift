@@ -19,7 +19,7 @@ extension ListIndexer {
                 guard i + 1 < end else { return false }
                 switch base[i + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     i &+= 2
                 case UInt8(ascii: "u"):
                     let available = min(i + 6, end)
@@ -133,11 +133,19 @@ extension ListIndexer {
         let length: Int
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xED: length = 3; high = 0x9F
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xED:
+            length = 3
+            high = 0x9F
         case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; low = 0x90
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF4:
+            length = 4
+            high = 0x8F
         case 0xF1...0xF3: length = 4
         default: throw invalidJSON(at: i, "invalid UTF-8 in string")
         }

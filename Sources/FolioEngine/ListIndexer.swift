@@ -147,8 +147,11 @@ public struct ListIndexer: Sendable {
         precondition(hashing == nil, "ListIndexer: settle() before finishing")
         if store.count > bodyStart { _ = try endBody() }
         let token = store.withUnsafeBufferPointer { hasher.token($0.baseAddress) }
-        return (ItemList(bytes: Self.trimmed(store), starts: Self.trimmed(starts, slack: 256),
-                         ends: Self.trimmed(ends, slack: 256)), token)
+        return (
+            ItemList(
+                bytes: Self.trimmed(store), starts: Self.trimmed(starts, slack: 256),
+                ends: Self.trimmed(ends, slack: 256)), token
+        )
     }
 
     /// The store with exact capacity (a copy when more than 4 KiB is unused).

@@ -66,16 +66,18 @@ enum OrderBuilder {
         let tails: UnsafeMutableBufferPointer<UInt64>
 
         func sorter(column: FieldColumn, descending: Bool, order: UnsafeMutableBufferPointer<UInt32>) -> Sorter {
-            Sorter(column: column, descending: descending, order: order, keys: keys, spareOrder: spareOrder,
-                   spareKeys: spareKeys, early: early, depths: depths, tails: tails)
+            Sorter(
+                column: column, descending: descending, order: order, keys: keys, spareOrder: spareOrder,
+                spareKeys: spareKeys, early: early, depths: depths, tails: tails)
         }
     }
 
     private static func withScratch<Result>(_ count: Int, _ body: (Scratch) -> Result) -> Result {
         let size = max(count, 1)
-        let scratch = Scratch(keys: .allocate(capacity: size), spareKeys: .allocate(capacity: size),
-                              spareOrder: .allocate(capacity: size), early: .allocate(capacity: size * Sorter.earlyChunks),
-                              depths: .allocate(capacity: size), tails: .allocate(capacity: size))
+        let scratch = Scratch(
+            keys: .allocate(capacity: size), spareKeys: .allocate(capacity: size),
+            spareOrder: .allocate(capacity: size), early: .allocate(capacity: size * Sorter.earlyChunks),
+            depths: .allocate(capacity: size), tails: .allocate(capacity: size))
         defer {
             scratch.keys.deallocate()
             scratch.spareKeys.deallocate()
@@ -90,7 +92,9 @@ enum OrderBuilder {
     /// The titles alone: one read of the field, no sort.
     static func titles(list: ItemList, field: FieldPath) -> Titles {
         list.bytes.withUnsafeBufferPointer { bytes in
-            titles(of: FieldColumn(list: list, bytes: bytes, field: field, rule: .sectionKey, elements: nil), count: list.count)
+            titles(
+                of: FieldColumn(list: list, bytes: bytes, field: field, rule: .sectionKey, elements: nil),
+                count: list.count)
         }
     }
 

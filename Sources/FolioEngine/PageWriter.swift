@@ -4,10 +4,11 @@ public enum PageWriter {
     /// `{"paging":{…},"<itemsKey>":[items]}` with the paging keys in the order of
     /// docs/API.md, "The page".
     public static func envelope(view: ListView, paging: Paging, links: LinkBuilder, itemsKey: String) -> [UInt8] {
-        [UInt8](exactly: Envelope(
-            paging: PagingObject(paging: paging, links: links),
-            items: Items(view: view, positions: paging.items.clamped(to: 0..<view.count)),
-            itemsKey: itemsKey))
+        [UInt8](
+            exactly: Envelope(
+                paging: PagingObject(paging: paging, links: links),
+                items: Items(view: view, positions: paging.items.clamped(to: 0..<view.count)),
+                itemsKey: itemsKey))
     }
 
     /// `{"paging":{…}}`: the envelope without its items (`metadataOnly`).

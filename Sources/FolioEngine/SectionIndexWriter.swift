@@ -20,7 +20,11 @@ public enum SectionIndexWriter {
         for (index, section) in sections.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"title":"#.utf8)
-            if let title = section.title { JSONText.appendString(title, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            if let title = section.title {
+                JSONText.appendString(title, to: &out)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
             out.append(contentsOf: #","url":"#.utf8)
             if let value = section.value {
                 JSONText.appendString(prefix + URIText.escapingComponent(value) + suffix, to: &out)

@@ -13,7 +13,9 @@ extension SnapshotIndexes {
         guard !groups.isEmpty else { return [] }
         var groupOf = [UInt32](repeating: 0, count: list.count)
         for (index, group) in groups.enumerated() {
-            for position in group.offset..<group.offset + group.count { groupOf[Int(sorted.order[position])] = UInt32(index) }
+            for position in group.offset..<group.offset + group.count {
+                groupOf[Int(sorted.order[position])] = UInt32(index)
+            }
         }
         var firstPosition = [Int](repeating: -1, count: groups.count)
         var found = 0
@@ -48,25 +50,28 @@ extension SnapshotIndexes {
             }
             target.withUnsafeBufferPointer { wanted in
                 if let number = DecimalNumber(wanted, 0, wanted.count), number.end == wanted.count {
-                    spans.append(equalRange(numbers) { position in
-                        let start = valueStart(position)
-                        let element = DecimalNumber(bytes, start, bytes.count) ?? .zero
-                        return DecimalNumber.compare(element, bytes, number, wanted)
-                    })
+                    spans.append(
+                        equalRange(numbers) { position in
+                            let start = valueStart(position)
+                            let element = DecimalNumber(bytes, start, bytes.count) ?? .zero
+                            return DecimalNumber.compare(element, bytes, number, wanted)
+                        })
                 }
             }
             let key = StringOrderKey(exact: target)
-            spans.append(equalRange(strings) { position in
-                let start = valueStart(position)
-                let key2 = StringOrderKey(exact: Self.decodedString(bytes, start))
-                return key2 < key ? -1 : (key < key2 ? 1 : 0)
-            })
+            spans.append(
+                equalRange(strings) { position in
+                    let start = valueStart(position)
+                    let key2 = StringOrderKey(exact: Self.decodedString(bytes, start))
+                    return key2 < key ? -1 : (key < key2 ? 1 : 0)
+                })
             if value == "true" || value == "false" {
                 let wantTrue = value == "true"
-                spans.append(equalRange(booleans) { position in
-                    let isTrue = bytes[valueStart(position)] == UInt8(ascii: "t")
-                    return isTrue == wantTrue ? 0 : (isTrue ? 1 : -1)
-                })
+                spans.append(
+                    equalRange(booleans) { position in
+                        let isTrue = bytes[valueStart(position)] == UInt8(ascii: "t")
+                        return isTrue == wantTrue ? 0 : (isTrue ? 1 : -1)
+                    })
             }
         }
         return select(spans.filter { !$0.isEmpty }, of: sorted.order, in: order)

@@ -47,7 +47,8 @@ struct Sorter {
                 let depth = column.chunkDepth(element)
                 depths[element] = UInt8(min(depth, 255))
                 for level in 0..<min(depth, Self.earlyChunks) {
-                    early[element * Self.earlyChunks + level] = column.chunk(element, depth: level + 1, descending: descending)
+                    early[element * Self.earlyChunks + level] = column.chunk(
+                        element, depth: level + 1, descending: descending)
                 }
                 tails[element] = column.caseTail(element)
             } else {
@@ -82,7 +83,8 @@ struct Sorter {
                 let element = Int(order[position])
                 if depth < Self.earlyChunks {
                     // Chunks past a string's end are zero, which `early` may not hold: it was not written.
-                    keys[position] = Int(depths[element]) > depth
+                    keys[position] =
+                        Int(depths[element]) > depth
                         ? early[element * Self.earlyChunks + depth] : (descending ? ~0 : 0)
                 } else {
                     keys[position] = column.chunk(element, depth: depth + 1, descending: descending)

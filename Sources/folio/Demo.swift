@@ -15,7 +15,9 @@ struct Demo: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "A demo config to use instead of the built-in one; `http://demo-upstream` in it is replaced by the built-in upstream.")
+        help:
+            "A demo config to use instead of the built-in one; `http://demo-upstream` in it is replaced by the built-in upstream."
+    )
     var config: String?
 
     func run() async throws {

@@ -41,7 +41,8 @@ struct ProbeCommand: AsyncParsableCommand {
                 progress: { route, page, exchange in
                     // Only crawls take long enough to need it.
                     guard configuration.routes.first(where: { $0.name == route })?.upstreamPaging != nil else { return }
-                    let line = "\(route): page \(page) -> \(exchange.head.status), \(exchange.bodyBytes.map { "\($0) bytes" } ?? "body failed")\n"
+                    let line =
+                        "\(route): page \(page) -> \(exchange.head.status), \(exchange.bodyBytes.map { "\($0) bytes" } ?? "body failed")\n"
                     FileHandle.standardError.write(Data(line.utf8))
                 })
         } catch {

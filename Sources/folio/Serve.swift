@@ -21,9 +21,11 @@ struct Serve: AsyncParsableCommand {
         } catch {
             fail("\(path): \(error)")
         }
-        let service = ServerLifecycle(server: server, load: { () throws(ConfigurationError) in
-            try ConfigurationLoader.load(file: path)
-        })
+        let service = ServerLifecycle(
+            server: server,
+            load: { () throws(ConfigurationError) in
+                try ConfigurationLoader.load(file: path)
+            })
         try await runUntilDrained(service)
     }
 }

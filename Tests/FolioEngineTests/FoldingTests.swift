@@ -91,7 +91,9 @@ import Testing
             #expect(
                 Folding.fold(key).unicodeScalars.elementsEqual(SectionsSupport.referenceFold(key).unicodeScalars),
                 "seed \(seed): fold(\(key.debugDescription))")
-            #expect(Folding.title(ofKey: key) == SectionsSupport.referenceTitle(key), "seed \(seed): title(\(key.debugDescription))")
+            #expect(
+                Folding.title(ofKey: key) == SectionsSupport.referenceTitle(key),
+                "seed \(seed): title(\(key.debugDescription))")
         }
     }
 

@@ -1,17 +1,21 @@
 import Testing
+
 @testable import FolioEngine
 
 /// Reading captured values the way a crawl does (next URLs, totals).
 @Suite struct IndexedBodyCapturesTests {
     private func value(_ member: String) throws -> IndexedBody.CapturedValue {
         let pointer = try JSONPointer("/v")
-        var indexer = ListIndexer(items: try JSONPointer("/items"), limits: IndexLimits(), sort: [], captures: [pointer])
+        var indexer = ListIndexer(
+            items: try JSONPointer("/items"), limits: IndexLimits(), sort: [], captures: [pointer])
         try indexer.append(Array(#"{"items":[],\#(member)}"#.utf8))
         return try indexer.endBody().value(at: pointer)
     }
 
     @Test func stringsAreUnescaped() throws {
-        #expect(try value(#""v":"http:\/\/x.test\/p?a=1&b=\u00e9\ud83d\ude00\"q\"""#) == .string("http://x.test/p?a=1&b=é😀\"q\""))
+        #expect(
+            try value(#""v":"http:\/\/x.test\/p?a=1&b=\u00e9\ud83d\ude00\"q\"""#)
+                == .string("http://x.test/p?a=1&b=é😀\"q\""))
         #expect(try value(#""v":"""#) == .string(""))
         #expect(try value(#""v":"\ud800""#) == .other)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 @Suite struct JSONPointerTests {
@@ -31,8 +32,11 @@ import Testing
         #expect(try JSONPointer("") == JSONPointer.root)
     }
 
-    @Test(arguments: [("0", 0), ("7", 7), ("10", 10), ("01", nil), ("-1", nil), ("-", nil), ("", nil), ("1a", nil),
-                      ("99999999999999999999999", nil)] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("0", 0), ("7", 7), ("10", 10), ("01", nil), ("-1", nil), ("-", nil), ("", nil), ("1a", nil),
+            ("99999999999999999999999", nil),
+        ] as [(String, Int?)])
     func arrayIndexes(token: String, index: Int?) {
         #expect(JSONPointer.arrayIndex(token) == index)
     }

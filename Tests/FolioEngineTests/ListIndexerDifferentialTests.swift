@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FolioEngine
 
 /// The indexer's notion of valid JSON agrees with Foundation's `JSONSerialization` on random
@@ -17,9 +18,12 @@ import Testing
 /// - Root values that are not arrays: the indexer stops at once with "no array at items pointer"
 ///   without judging the rest, so validity is not compared for them.
 @Suite struct ListIndexerDifferentialTests {
-    static let interestingBytes: [UInt8] = Array(#"[]{}:,"\ -+.eE0123456789tfnulrsaxX/"#.utf8)
-        + [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED, 0xEF, 0xF0, 0xF4,
-           0xF5, 0xFF]
+    static let interestingBytes: [UInt8] =
+        Array(#"[]{}:,"\ -+.eE0123456789tfnulrsaxX/"#.utf8)
+        + [
+            0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED, 0xEF, 0xF0, 0xF4,
+            0xF5, 0xFF,
+        ]
 
     static func foundationAccepts(_ document: [UInt8]) -> Bool {
         (try? JSONSerialization.jsonObject(with: Data(document), options: [.fragmentsAllowed])) != nil
@@ -48,7 +52,8 @@ import Testing
             var gen = RandomJSON(seed: seed)
             let document = gen.body(gen.array(of: gen.elements(gen.rng.below(12))))
             #expect(Self.foundationAccepts(document), "seed \(seed): \(show(document))")
-            #expect(Self.indexerAccepts(document, chunk: 1 + gen.rng.below(9)) == true, "seed \(seed): \(show(document))")
+            #expect(
+                Self.indexerAccepts(document, chunk: 1 + gen.rng.below(9)) == true, "seed \(seed): \(show(document))")
         }
     }
 
@@ -68,8 +73,9 @@ import Testing
                 if Self.hasKnownDifference(document) { continue }
                 guard let ours = Self.indexerAccepts(document, chunk: 1 + gen.rng.below(7)) else { continue }
                 compared += 1
-                #expect(ours == Self.foundationAccepts(document),
-                        "seed \(seed), position \(position): \(show(document))")
+                #expect(
+                    ours == Self.foundationAccepts(document),
+                    "seed \(seed), position \(position): \(show(document))")
             }
         }
         #expect(compared > 5000)

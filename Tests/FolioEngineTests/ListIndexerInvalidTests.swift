@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 /// Bodies that are not valid JSON, or hold no array at `items`, are rejected whole and when fed
@@ -93,11 +94,13 @@ import Testing
         Case("root object at root pointer", #"{"a":[1]}"#, detail: "no array at items pointer '': found object"),
         Case("root string at root pointer", #""abc""#, detail: "found string"),
         Case("root number at root pointer", "42", detail: "found number"),
-        Case("object at items", #"{"data":{"a":1}}"#, items: "/data",
-             detail: "no array at items pointer '/data': found object"),
+        Case(
+            "object at items", #"{"data":{"a":1}}"#, items: "/data",
+            detail: "no array at items pointer '/data': found object"),
         Case("null at items", #"{"data":null}"#, items: "/data", detail: "found null"),
-        Case("missing member", #"{"dat":[1],"x":{"data":[2]}}"#, items: "/data",
-             detail: "no array at items pointer '/data': member missing"),
+        Case(
+            "missing member", #"{"dat":[1],"x":{"data":[2]}}"#, items: "/data",
+            detail: "no array at items pointer '/data': member missing"),
         Case("missing nested member", #"{"data":{"item":[1]}}"#, items: "/data/items", detail: "member missing"),
         Case("scalar on the path", #"{"data":"x"}"#, items: "/data/items", detail: "found string at '/data'"),
         Case("index out of range", #"{"r":[[1]]}"#, items: "/r/1", detail: "element missing"),

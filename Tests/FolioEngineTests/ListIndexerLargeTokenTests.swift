@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 /// Tokens of lists large enough that the indexer hashes on another thread while it scans

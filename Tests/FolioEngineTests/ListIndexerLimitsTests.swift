@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 /// `maxJSONDepth`, `maxItems` and `maxUpstreamBytes` (SECURITY.md, "Limits"), exactly at and just
@@ -56,7 +57,9 @@ import Testing
     }
 
     @Test func nestedValuesAreNotItems() throws {
-        #expect(throws: Never.self) { try indexOne(Array("[[1,2,3],{\"a\":[4,5]}]".utf8), limits: IndexLimits(maxItems: 2)) }
+        #expect(throws: Never.self) {
+            try indexOne(Array("[[1,2,3],{\"a\":[4,5]}]".utf8), limits: IndexLimits(maxItems: 2))
+        }
     }
 
     @Test func maxBytesCountsEveryBody() throws {

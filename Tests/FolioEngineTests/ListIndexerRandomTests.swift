@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 /// Random valid lists fed at random chunk boundaries must come back byte for byte.
@@ -26,14 +27,20 @@ import Testing
         case .root:
             return list
         case .nested:
-            let data = gen.members([(key("item"), gen.array(2, depth: 1)), (key("items"), list),
-                                    (key("items"), gen.array(2, depth: 1)), (key("x"), gen.value(depth: 2))])
-            return gen.members([(key("meta"), gen.value(depth: 2)), (key("dat"), gen.array(2, depth: 1)),
-                                (key("data"), data), (key("data"), gen.array(1, depth: 1))])
+            let data = gen.members([
+                (key("item"), gen.array(2, depth: 1)), (key("items"), list),
+                (key("items"), gen.array(2, depth: 1)), (key("x"), gen.value(depth: 2)),
+            ])
+            return gen.members([
+                (key("meta"), gen.value(depth: 2)), (key("dat"), gen.array(2, depth: 1)),
+                (key("data"), data), (key("data"), gen.array(1, depth: 1)),
+            ])
         case .slashKey:
             let spelling = gen.rng.pick([#""a/b""#, #""a\/b""#, #""\u0061/b""#, #""a\u002fb""#])
-            return gen.members([(key("a"), gen.array(1, depth: 1)), (key("a~1b"), gen.array(1, depth: 1)),
-                                (Array(spelling.utf8), list)])
+            return gen.members([
+                (key("a"), gen.array(1, depth: 1)), (key("a~1b"), gen.array(1, depth: 1)),
+                (Array(spelling.utf8), list),
+            ])
         case .indexed:
             let results = gen.array(of: [gen.array(2, depth: 1), list, gen.array(3, depth: 1)])
             return gen.members([(key("results"), results)])
@@ -71,8 +78,9 @@ import Testing
             let document = gen.body(Self.wrap(gen.array(of: elements), placement, &gen))
             let expectedToken = SnapshotToken.compute(sort: [], elements: elements)
             for split in 1..<document.count {
-                let result = try indexOne(document, items: JSONPointer(placement.pointer),
-                                          chunkLengths: [split, document.count])
+                let result = try indexOne(
+                    document, items: JSONPointer(placement.pointer),
+                    chunkLengths: [split, document.count])
                 let context = Comment(rawValue: "seed \(seed), split \(split), document \(show(document))")
                 #expect(result.list.elements == elements, context)
                 #expect(result.token == expectedToken, context)
@@ -97,8 +105,9 @@ import Testing
             var gen = RandomJSON(seed: seed)
             let next = try JSONPointer("/next")
             let total = try JSONPointer("/total")
-            var indexer = ListIndexer(items: try JSONPointer("/data"), limits: IndexLimits(), sort: ["id"],
-                                      captures: [next, total])
+            var indexer = ListIndexer(
+                items: try JSONPointer("/data"), limits: IndexLimits(), sort: ["id"],
+                captures: [next, total])
             var all: [[UInt8]] = []
             let pages = 1 + gen.rng.below(5)
             for page in 0..<pages {

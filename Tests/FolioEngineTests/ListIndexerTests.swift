@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 /// Targeted behaviours of the indexer: ranges, pointers, captures, storage.
@@ -8,8 +9,9 @@ import Testing
     @Test func elementRangesExcludeSurroundingWhitespace() throws {
         let document = Self.bytes(" [ 1 ,\n\t\"a b\" , { \"k\" : [ true , null ] }\r\n,-2.5e+3,[],{}] \n")
         let result = try indexOne(document)
-        #expect(result.list.elements.map { String(decoding: $0, as: UTF8.self) }
-            == ["1", "\"a b\"", "{ \"k\" : [ true , null ] }", "-2.5e+3", "[]", "{}"])
+        #expect(
+            result.list.elements.map { String(decoding: $0, as: UTF8.self) }
+                == ["1", "\"a b\"", "{ \"k\" : [ true , null ] }", "-2.5e+3", "[]", "{}"])
         #expect(result.list.bytes == document)
     }
 
@@ -23,8 +25,9 @@ import Testing
 
     @Test func topLevelNumberAtTheEndOfTheBodyIsComplete() throws {
         let pointer = try JSONPointer("/n")
-        let result = try indexOne(Self.bytes(#"{"n":12,"items":[1]}"#), items: JSONPointer("/items"),
-                                  captures: [pointer])
+        let result = try indexOne(
+            Self.bytes(#"{"n":12,"items":[1]}"#), items: JSONPointer("/items"),
+            captures: [pointer])
         #expect(result.body.captures[pointer] == Self.bytes("12"))
         let error = #expect(throws: FolioError.self) { try indexOne(Self.bytes("123")) }
         #expect(error?.detail == "no array at items pointer '': found number")
@@ -46,16 +49,19 @@ import Testing
     }
 
     @Test func firstDuplicateKeyWins() throws {
-        let result = try indexOne(Self.bytes(#"{"data":[1,2],"data":[3],"x":{"data":[4]}}"#), items: JSONPointer("/data"))
+        let result = try indexOne(
+            Self.bytes(#"{"data":[1,2],"data":[3],"x":{"data":[4]}}"#), items: JSONPointer("/data"))
         #expect(result.list.elements == [Self.bytes("1"), Self.bytes("2")])
         let duplicateInItem = try indexOne(Self.bytes(#"[{"a":1,"a":2}]"#))
         #expect(duplicateInItem.list.elements == [Self.bytes(#"{"a":1,"a":2}"#)])
     }
 
     @Test func capturesTakeAnyValueKind() throws {
-        let pointers = try ["/next", "/total", "/meta", "/meta/list/1", "/flag", "/absent", "/data/0/id"].map(JSONPointer.init)
+        let pointers = try ["/next", "/total", "/meta", "/meta/list/1", "/flag", "/absent", "/data/0/id"].map(
+            JSONPointer.init)
         let document = Self.bytes(
-            #"{"next" : "http:\/\/x/p2", "meta":{"list":[1, [2,3] ]},"data":[{"id":5},{"id":6}],"flag":false,"total": 1337 }"#)
+            #"{"next" : "http:\/\/x/p2", "meta":{"list":[1, [2,3] ]},"data":[{"id":5},{"id":6}],"flag":false,"total": 1337 }"#
+        )
         for chunk in [1, 3, 1000] {
             let result = try indexOne(document, items: JSONPointer("/data"), captures: pointers, chunkLengths: [chunk])
             let captures = result.body.captures

@@ -6,7 +6,9 @@ import Testing
     static let limit53 = "9007199254740992"
     static let above53 = "9007199254740993"
 
-    func interpret(_ query: String, _ options: PagingOptions = PagingOptions(), range: String? = nil) throws -> ListRequest {
+    func interpret(_ query: String, _ options: PagingOptions = PagingOptions(), range: String? = nil) throws
+        -> ListRequest
+    {
         try ListRequest.interpret(QueryString.parse(Substring(query)), options: options, rangeHeader: range)
     }
 
@@ -54,18 +56,23 @@ import Testing
         Rejected(query: "beginsWith=A&beginsWith=B", code: "duplicate-parameter", mentions: "beginsWith"),
         Rejected(query: "snapshot=t&snapshot=t", code: "duplicate-parameter", mentions: "snapshot"),
         Rejected(query: "metadataOnly&metadataOnly=1", code: "duplicate-parameter", mentions: "metadataOnly"),
-        Rejected(query: "color=red&col%6Fr=blue", code: "duplicate-parameter",
-                 options: PagingOptions(groupable: ["color"]), mentions: "color"),
-        Rejected(query: "limit=1&limit=2", code: "duplicate-parameter",
-                 options: PagingOptions(names: ParameterNames(pageSize: "limit")), mentions: "limit"),
-        Rejected(query: "limit=0", code: "invalid-parameter",
-                 options: PagingOptions(names: ParameterNames(pageSize: "limit")), mentions: "limit"),
+        Rejected(
+            query: "color=red&col%6Fr=blue", code: "duplicate-parameter",
+            options: PagingOptions(groupable: ["color"]), mentions: "color"),
+        Rejected(
+            query: "limit=1&limit=2", code: "duplicate-parameter",
+            options: PagingOptions(names: ParameterNames(pageSize: "limit")), mentions: "limit"),
+        Rejected(
+            query: "limit=0", code: "invalid-parameter",
+            options: PagingOptions(names: ParameterNames(pageSize: "limit")), mentions: "limit"),
         Rejected(query: "beginsWith=", code: "invalid-parameter", mentions: "beginsWith"),
         Rejected(query: "beginsWith", code: "invalid-parameter", mentions: "beginsWith"),
-        Rejected(query: "pageSize=501", code: "page-size-too-large",
-                 options: PagingOptions(overMax: .reject), mentions: "500"),
-        Rejected(query: "", code: "page-size-too-large", range: "items=0-500",
-                 options: PagingOptions(overMax: .reject), mentions: "500"),
+        Rejected(
+            query: "pageSize=501", code: "page-size-too-large",
+            options: PagingOptions(overMax: .reject), mentions: "500"),
+        Rejected(
+            query: "", code: "page-size-too-large", range: "items=0-500",
+            options: PagingOptions(overMax: .reject), mentions: "500"),
     ]
 
     @Test(arguments: rejected)
@@ -140,7 +147,10 @@ import Testing
         let request = try interpret(
             "z=1&sort=-name&pageSize=5&a=%41+b&snapshot=tok&color=r%C3%A9d&z=1&metadataOnly&offset=5&groupBy=color&beginsWith=%C3%A9",
             options)
-        #expect(request.kept.map(\.raw) == ["z=1", "sort=-name", "a=%41+b", "color=r%C3%A9d", "z=1", "groupBy=color", "beginsWith=%C3%A9"])
+        #expect(
+            request.kept.map(\.raw) == [
+                "z=1", "sort=-name", "a=%41+b", "color=r%C3%A9d", "z=1", "groupBy=color", "beginsWith=%C3%A9",
+            ])
         #expect(request.sort == "-name")
         #expect(request.groupBy == "color")
         #expect(request.beginsWith == "é")
@@ -171,7 +181,10 @@ import Testing
         #expect(request.pageSize == 10)
     }
 
-    @Test(arguments: ["items=5-1", "bytes=0-4", "items=0-4,6-9", "items=-5", "items=5-", "items=a-b", "items 0-4", "items=0-\(limit53)1"])
+    @Test(arguments: [
+        "items=5-1", "bytes=0-4", "items=0-4,6-9", "items=-5", "items=5-", "items=a-b", "items 0-4",
+        "items=0-\(limit53)1",
+    ])
     func ignoredRangeHeaders(_ header: String) throws {
         // Ignored even together with offset, which a valid Range would conflict with.
         let request = try interpret("offset=3", range: header)

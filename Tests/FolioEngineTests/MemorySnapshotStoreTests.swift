@@ -15,7 +15,8 @@ struct MemorySnapshotStoreTests {
     /// A snapshot of `count` objects tagged `tag`; equal counts and tag lengths give equal sizes
     /// up to the allocator's rounding.
     static func snapshot(_ tag: String, count: Int = 200, at now: ContinuousClock.Instant = .now) throws -> Snapshot {
-        let body = "[" + (0..<count).map { #"{"name":"\#(tag) \#(count - $0)","n":\#($0)}"# }.joined(separator: ",") + "]"
+        let body =
+            "[" + (0..<count).map { #"{"name":"\#(tag) \#(count - $0)","n":\#($0)}"# }.joined(separator: ",") + "]"
         let (list, token, _) = try indexOne(Array(body.utf8))
         return Snapshot(
             list: list, token: token, storedAt: now, freshUntil: now + .seconds(60),
@@ -29,7 +30,8 @@ struct MemorySnapshotStoreTests {
     @Test func replacingAListRetainsThePreviousForItsPinnedLinks() throws {
         let clock = Clock()
         let store = MemorySnapshotStore(maxBytes: 1 << 30, now: clock.now)
-        let v1 = try Self.snapshot("v1"), v2 = try Self.snapshot("v2")
+        let v1 = try Self.snapshot("v1")
+        let v2 = try Self.snapshot("v2")
         #expect(v1.token != v2.token)
         #expect(store.install(v1, for: Self.key(), retention: .seconds(10)))
         clock.advance(.seconds(3))
@@ -61,7 +63,8 @@ struct MemorySnapshotStoreTests {
 
     @Test func zeroRetentionDropsTheReplacedListAtOnce() throws {
         let store = MemorySnapshotStore(maxBytes: 1 << 30)
-        let v1 = try Self.snapshot("v1"), v2 = try Self.snapshot("v2")
+        let v1 = try Self.snapshot("v1")
+        let v2 = try Self.snapshot("v2")
         _ = store.install(v1, for: Self.key(), retention: .zero)
         _ = store.install(v2, for: Self.key(), retention: .zero)
         #expect(store.retained(Self.key(), token: v1.token) == nil)
@@ -86,8 +89,11 @@ struct MemorySnapshotStoreTests {
         let sizes = snapshots.map(\.retainedBytes)
         let bound = 3 * sizes.max()! + sizes.min()! / 2
         let evicted = Mutex(0)
-        let store = MemorySnapshotStore(maxBytes: bound, now: clock.now, onEviction: { n in evicted.withLock { $0 += n } })
-        let (a, b, c, d, e) = (Self.key("r", "/a"), Self.key("r", "/b"), Self.key("r", "/c"), Self.key("r", "/d"), Self.key("r", "/e"))
+        let store = MemorySnapshotStore(
+            maxBytes: bound, now: clock.now, onEviction: { n in evicted.withLock { $0 += n } })
+        let (a, b, c, d, e) = (
+            Self.key("r", "/a"), Self.key("r", "/b"), Self.key("r", "/c"), Self.key("r", "/d"), Self.key("r", "/e")
+        )
         func install(_ s: Snapshot, _ key: CacheKey) {
             clock.advance(.seconds(1))
             #expect(store.install(s, for: key, retention: .seconds(600)))
@@ -112,7 +118,8 @@ struct MemorySnapshotStoreTests {
     }
 
     @Test func ordersBuiltAfterInstallingCountAndCanEvictOthers() throws {
-        let older = try Self.snapshot("v1"), newer = try Self.snapshot("v2")
+        let older = try Self.snapshot("v1")
+        let newer = try Self.snapshot("v2")
         let store = MemorySnapshotStore(maxBytes: older.retainedBytes * 2 + 100)
         _ = store.install(older, for: Self.key("r", "/a"), retention: .zero)
         _ = store.install(newer, for: Self.key("r", "/b"), retention: .zero)
@@ -131,7 +138,9 @@ struct MemorySnapshotStoreTests {
 
     @Test func supersedeKeepsPinnedLinksAndRemoveForgetsTheRoute() throws {
         let store = MemorySnapshotStore(maxBytes: 1 << 30)
-        let a = try Self.snapshot("a1"), b = try Self.snapshot("b1"), other = try Self.snapshot("o1")
+        let a = try Self.snapshot("a1")
+        let b = try Self.snapshot("b1")
+        let other = try Self.snapshot("o1")
         _ = store.install(a, for: Self.key("r", "/a"), retention: .zero)
         _ = store.install(b, for: Self.key("r", "/b"), retention: .zero)
         _ = store.install(other, for: Self.key("s", "/a"), retention: .zero)
@@ -156,6 +165,7 @@ struct MemorySnapshotStoreTests {
         }
         store.setMaxBytes(lists.map(\.retainedBytes).max()!)
         #expect(store.current(Self.key("r", "/2")) === lists[2], "the most recently used stays")
-        #expect(store.statistics() == SnapshotStoreStatistics(snapshots: 1, bytes: lists[2].retainedBytes, evictions: 2))
+        #expect(
+            store.statistics() == SnapshotStoreStatistics(snapshots: 1, bytes: lists[2].retainedBytes, evictions: 2))
     }
 }

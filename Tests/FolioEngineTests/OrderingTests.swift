@@ -29,7 +29,9 @@ import Testing
                     members.append("\"name\":" + json)
                 }
             }
-            if let json = price.json { members.insert("\"price\" : " + json, at: random.next() % 2 == 0 ? 0 : members.count) }
+            if let json = price.json {
+                members.insert("\"price\" : " + json, at: random.next() % 2 == 0 ? 0 : members.count)
+            }
             elements.append("{" + members.joined(separator: ",") + "}")
         }
         return (values, Support.list(elements))
@@ -59,7 +61,8 @@ import Testing
         }
         // The name field, when it is not the sectionKey, also follows the cross-type rule.
         let plain = SnapshotIndexes(list: list, sectionKey: nil)
-        #expect(plain.order(SortSpec(keys: [SortKey(Self.name)]))
+        #expect(
+            plain.order(SortSpec(keys: [SortKey(Self.name)]))
                 == Support.referenceOrder(values.map(\.name), sectionRule: false, descending: false), "seed \(seed)")
     }
 
@@ -96,20 +99,28 @@ import Testing
     }
 
     @Test func numbersCompareByExactDecimalValue() throws {
-        let texts = ["9007199254740993", "9007199254740992", "1e3", "999.5", "-0", "0", "1.0", "1", "-1e400",
-                     "1e400", "2e399", "-1", "0.1e1", "12345678901234567890123", "12345678901234567890122", "-0.0"]
+        let texts = [
+            "9007199254740993", "9007199254740992", "1e3", "999.5", "-0", "0", "1.0", "1", "-1e400",
+            "1e400", "2e399", "-1", "0.1e1", "12345678901234567890123", "12345678901234567890122", "-0.0",
+        ]
         let list = Support.list(texts.map { "{\"v\":\($0)}" })
         let indexes = SnapshotIndexes(list: list, sectionKey: nil)
         let order = try #require(indexes.order(try SortSpec(parsing: ["v"])))
         let sorted = order.map { texts[Int($0)] }
-        #expect(sorted == ["-1e400", "-1", "-0", "0", "-0.0", "1.0", "1", "0.1e1", "999.5", "1e3",
-                           "9007199254740992", "9007199254740993", "12345678901234567890122",
-                           "12345678901234567890123", "2e399", "1e400"])
+        #expect(
+            sorted == [
+                "-1e400", "-1", "-0", "0", "-0.0", "1.0", "1", "0.1e1", "999.5", "1e3",
+                "9007199254740992", "9007199254740993", "12345678901234567890122",
+                "12345678901234567890123", "2e399", "1e400",
+            ])
         // Ties keep upstream order in both directions.
         let down = try #require(indexes.order(try SortSpec(parsing: ["-v"])))
-        #expect(down.map { texts[Int($0)] } == ["1e400", "2e399", "12345678901234567890123", "12345678901234567890122",
-                                                  "9007199254740993", "9007199254740992", "1e3", "999.5",
-                                                  "1.0", "1", "0.1e1", "-0", "0", "-0.0", "-1", "-1e400"])
+        #expect(
+            down.map { texts[Int($0)] } == [
+                "1e400", "2e399", "12345678901234567890123", "12345678901234567890122",
+                "9007199254740993", "9007199254740992", "1e3", "999.5",
+                "1.0", "1", "0.1e1", "-0", "0", "-0.0", "-1", "-1e400",
+            ])
     }
 
     @Test func crossTypeTiersAndNullsStayLast() throws {
@@ -146,8 +157,10 @@ import Testing
     }
 
     @Test func escapedStringsSortAsTheirDecodedText() throws {
-        let elements = [#"{"name":"Zed"}"#, #"{"name":"\u00c9mile"}"#, #"{"name":"Émile"}"#, #"{"name":"Emile"}"#,
-                        #"{"name":"\u0045mile"}"#, #"{"n\u0061me":"Ann"}"#]
+        let elements = [
+            #"{"name":"Zed"}"#, #"{"name":"\u00c9mile"}"#, #"{"name":"Émile"}"#, #"{"name":"Emile"}"#,
+            #"{"name":"\u0045mile"}"#, #"{"n\u0061me":"Ann"}"#,
+        ]
         let indexes = SnapshotIndexes(list: Support.list(elements), sectionKey: try FieldPath("name"))
         // Folded keys tie at EMILE; exact bytes put "Emile" before "Émile"; equal texts keep upstream order.
         #expect(indexes.order(try SortSpec(parsing: ["name"])) == [5, 3, 4, 1, 2, 0])
@@ -168,19 +181,24 @@ import Testing
         var rows: [(Support.Value, Support.Value, Support.Value)] = []
         var elements: [String] = []
         for id in 0..<600 {
-            let category: Support.Value = random.next() % 10 == 0 ? .missing
+            let category: Support.Value =
+                random.next() % 10 == 0
+                ? .missing
                 : .string(categories[Int(random.next() % UInt64(categories.count))])
             let price: Support.Value = random.next() % 8 == 0 ? .null : .number(String(random.next() % 20))
             let name = Support.randomValue(&random)
             rows.append((category, price, name))
-            elements.append(Support.element(id: id, fields: [("category", category), ("price", price), ("name", name)]))
+            elements.append(
+                Support.element(id: id, fields: [("category", category), ("price", price), ("name", name)]))
         }
         let indexes = SnapshotIndexes(list: Support.list(elements), sectionKey: Self.name)
         let order = indexes.order(try SortSpec(parsing: ["category", "-price", "name"]))
         let keys = rows.map { (Support.Key($0.0), Support.Key($0.1), Support.Key($0.2)) }
         let expected = Array(0..<UInt32(rows.count)).sorted { x, y in
             let (a, b) = (keys[Int(x)], keys[Int(y)])
-            for (p, q, rule, descending) in [(a.0, b.0, false, false), (a.1, b.1, false, true), (a.2, b.2, true, false)] {
+            for (p, q, rule, descending) in [
+                (a.0, b.0, false, false), (a.1, b.1, false, true), (a.2, b.2, true, false),
+            ] {
                 let result = Support.compare(p, q, sectionRule: rule, descending: descending)
                 if result != 0 { return result < 0 }
             }
@@ -229,14 +247,18 @@ import Testing
     func longSharedPrefixesSortLikeTheReference(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         // Variation right at every chunk boundary (the first key holds 5 to 7 bytes of the rest).
-        let prefixes = ["Abcdef", "Abcdefg", "abcdefgh", "Ábcdefghi", "Abcdefghijklmn", "Abcdefghijklmnop",
-                        "Abcdefghijklmnopq", "Alexander Hamilton of ", "alexander hamilton of ", "Álexander Hamilton of ",
-                        String(repeating: "abcdefgh", count: 34), String(repeating: "ABCDEFGH", count: 34) + "é"]
+        let prefixes = [
+            "Abcdef", "Abcdefg", "abcdefgh", "Ábcdefghi", "Abcdefghijklmn", "Abcdefghijklmnop",
+            "Abcdefghijklmnopq", "Alexander Hamilton of ", "alexander hamilton of ", "Álexander Hamilton of ",
+            String(repeating: "abcdefgh", count: 34), String(repeating: "ABCDEFGH", count: 34) + "é",
+        ]
         var values: [Support.Value] = []
         var elements: [String] = []
         for id in 0..<1200 {
             var name = prefixes[Int(random.next() % UInt64(prefixes.count))]
-            for _ in 0..<Int(random.next() % 12) { name += ["a", "B", "é", "1", " ", "\u{0}", "z"][Int(random.next() % 7)] }
+            for _ in 0..<Int(random.next() % 12) {
+                name += ["a", "B", "é", "1", " ", "\u{0}", "z"][Int(random.next() % 7)]
+            }
             let value: Support.Value = random.next() % 50 == 0 ? .number(String(id)) : .string(name)
             values.append(value)
             elements.append(Support.element(id: id, fields: [("name", value)]))

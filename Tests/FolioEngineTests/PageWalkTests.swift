@@ -39,13 +39,17 @@ import Testing
     @Test func walksSmallAndBoundarySizesInEveryStyle() throws {
         var seed: UInt64 = 1
         for pageSize in [1, 2, 3, 7, 25] {
-            for total in Set([0, 1, pageSize - 1, pageSize, pageSize + 1, 2 * pageSize - 1, 2 * pageSize, 3 * pageSize + 1]) where total >= 0 {
+            for total in Set([
+                0, 1, pageSize - 1, pageSize, pageSize + 1, 2 * pageSize - 1, 2 * pageSize, 3 * pageSize + 1,
+            ]) where total >= 0 {
                 for pageStyle in [false, true] {
                     for base in [0, 1] {
                         seed += 1
                         let options = PagingOptions(defaultPageSize: 4, maxPageSize: 500, pageBase: base)
-                        try walk(Setup(seed: seed, total: total, requestedPageSize: pageSize, options: options,
-                                       pageStyle: pageStyle, permuted: false))
+                        try walk(
+                            Setup(
+                                seed: seed, total: total, requestedPageSize: pageSize, options: options,
+                                pageStyle: pageStyle, permuted: false))
                     }
                 }
             }
@@ -63,8 +67,9 @@ import Testing
         let options = PagingOptions(
             defaultPageSize: 10, maxPageSize: Bool.random(using: &local) ? 500 : 8, overMax: .clamp,
             names: names, pageBase: Int.random(in: 0...1, using: &local))
-        return Setup(seed: seed, total: total, requestedPageSize: pageSize, options: options,
-                     pageStyle: Bool.random(using: &local), permuted: Bool.random(using: &local))
+        return Setup(
+            seed: seed, total: total, requestedPageSize: pageSize, options: options,
+            pageStyle: Bool.random(using: &local), permuted: Bool.random(using: &local))
     }
 
     /// The reference: which list elements the view shows, in order.
@@ -102,12 +107,15 @@ import Testing
             pageSizes.append(page.items.count)
             if visited == 1 { lastLink = page.last }
             guard let next = page.next else { break }
-            #expect(next.hasPrefix("/objects?" + Self.keptPrefix(names) + "&"), "links keep parameters verbatim: \(next) \(setup)")
+            #expect(
+                next.hasPrefix("/objects?" + Self.keptPrefix(names) + "&"),
+                "links keep parameters verbatim: \(next) \(setup)")
             query = String(next.split(separator: "?", maxSplits: 1)[1])
         }
 
         #expect(collected == expected, "every element once, in order, byte-identical: \(setup)")
-        #expect(pageSizes.dropLast().allSatisfy { $0 == effective }, "full pages before the last: \(pageSizes) \(setup)")
+        #expect(
+            pageSizes.dropLast().allSatisfy { $0 == effective }, "full pages before the last: \(pageSizes) \(setup)")
         if !expected.isEmpty {
             #expect((1...effective).contains(pageSizes.last!), "last page holds the rest: \(setup)")
         }
@@ -133,10 +141,12 @@ import Testing
         let request = try ListRequest.interpret(parameters, options: setup.options, rangeHeader: nil)
         #expect(request.style == (setup.pageStyle ? .page : .offset), "\(setup)")
         #expect(request.snapshot == nil || request.snapshot == Self.token)
-        let paging = Paging(totalCount: view.count, offset: request.offset, pageSize: request.pageSize,
-                            pageBase: setup.options.pageBase)
-        let links = LinkBuilder(base: "/objects", kept: request.kept, names: setup.options.names, style: request.style,
-                                pageSize: request.pageSize, pageBase: setup.options.pageBase, snapshot: Self.token)
+        let paging = Paging(
+            totalCount: view.count, offset: request.offset, pageSize: request.pageSize,
+            pageBase: setup.options.pageBase)
+        let links = LinkBuilder(
+            base: "/objects", kept: request.kept, names: setup.options.names, style: request.style,
+            pageSize: request.pageSize, pageBase: setup.options.pageBase, snapshot: Self.token)
         let body = PageWriter.envelope(view: view, paging: paging, links: links, itemsKey: "objects")
 
         // Structure, through a real JSON parser.

@@ -18,14 +18,16 @@ import Testing
         return ItemList(bytes: bytes, starts: starts, ends: ends)
     }
 
-    let builder = LinkBuilder(base: "/objects", kept: [], names: ParameterNames(), style: .offset, pageSize: 2,
-                              pageBase: 0, snapshot: "tok")
+    let builder = LinkBuilder(
+        base: "/objects", kept: [], names: ParameterNames(), style: .offset, pageSize: 2,
+        pageBase: 0, snapshot: "tok")
 
     @Test func envelopeIsExactBytes() {
         let items = list(["1.0", #"{"a" : "\u00e9"}"#, "[ ]", "true", "null"])
         let paging = Paging(totalCount: 5, offset: 2, pageSize: 2, pageBase: 0)
         let body = PageWriter.envelope(view: ListView(list: items), paging: paging, links: builder, itemsKey: "objects")
-        let expected = #"{"paging":{"totalCount":5,"offset":2,"pageSize":2,"page":1,"pageCount":3,"pageBase":0,"#
+        let expected =
+            #"{"paging":{"totalCount":5,"offset":2,"pageSize":2,"page":1,"pageCount":3,"pageBase":0,"#
             + #""hasMore":true,"snapshot":"tok","first":"/objects?pageSize=2&offset=0&snapshot=tok","#
             + #""previous":"/objects?pageSize=2&offset=0&snapshot=tok","next":"/objects?pageSize=2&offset=4&snapshot=tok","#
             + #""last":"/objects?pageSize=2&offset=4&snapshot=tok"},"objects":[[ ],true]}"#
@@ -46,8 +48,11 @@ import Testing
         // Keys in the order of docs/API.md, "The page".
         let keys = try RawJSON.members(body, objectAt: try RawJSON.members(body, objectAt: 0)[0].value.lowerBound)
             .map { String(decoding: $0.key, as: UTF8.self) }
-        #expect(keys == ["totalCount", "offset", "pageSize", "page", "pageCount", "pageBase", "hasMore", "snapshot",
-                         "first", "previous", "next", "last"])
+        #expect(
+            keys == [
+                "totalCount", "offset", "pageSize", "page", "pageCount", "pageBase", "hasMore", "snapshot",
+                "first", "previous", "next", "last",
+            ])
     }
 
     @Test func bareArrayFollowsTheViewOrderAndWindow() {
@@ -63,7 +68,10 @@ import Testing
     }
 
     /// Escaping is checked by decoding with a real JSON parser: every string must come back intact.
-    @Test(arguments: ["objects", "", "a\"b", "back\\slash", "line\nbreak", "\u{0}\u{1}\u{1F}\u{7F}", "tab\t\r\u{8}\u{C}", "日本 é 🎉", "</script>"])
+    @Test(arguments: [
+        "objects", "", "a\"b", "back\\slash", "line\nbreak", "\u{0}\u{1}\u{1F}\u{7F}", "tab\t\r\u{8}\u{C}", "日本 é 🎉",
+        "</script>",
+    ])
     func jsonStringsRoundTrip(_ text: String) throws {
         var out: [UInt8] = Array("[".utf8)
         JSONText.appendString(text, to: &out)
@@ -75,11 +83,13 @@ import Testing
     }
 
     @Test func itemsKeyAndSnapshotAreEscaped() throws {
-        let odd = LinkBuilder(base: "/o", kept: [], names: ParameterNames(), style: .offset, pageSize: 1, pageBase: 0,
-                              snapshot: "t\"k")
+        let odd = LinkBuilder(
+            base: "/o", kept: [], names: ParameterNames(), style: .offset, pageSize: 1, pageBase: 0,
+            snapshot: "t\"k")
         let items = list(["1"])
-        let body = PageWriter.envelope(view: ListView(list: items), paging: Paging(totalCount: 1, offset: 0, pageSize: 1, pageBase: 0),
-                                       links: odd, itemsKey: "it\"ems")
+        let body = PageWriter.envelope(
+            view: ListView(list: items), paging: Paging(totalCount: 1, offset: 0, pageSize: 1, pageBase: 0),
+            links: odd, itemsKey: "it\"ems")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         #expect((object["it\"ems"] as? [Int]) == [1])
         #expect((object["paging"] as? [String: Any])?["snapshot"] as? String == "t\"k")

@@ -34,11 +34,14 @@ import Testing
         #expect(parsed.map(\.value) == example.pairs.map(\.1))
         #expect(parsed.map(\.hasValue) == example.pairs.map(\.2))
         // raw is the piece as sent, so joining them gives back the query minus empty pieces.
-        #expect(parsed.map(\.raw).joined(separator: "&")
-            == example.query.split(separator: "&").joined(separator: "&"))
+        #expect(
+            parsed.map(\.raw).joined(separator: "&")
+                == example.query.split(separator: "&").joined(separator: "&"))
     }
 
-    @Test(arguments: ["a=%zz", "a=%", "a=%4", "a=1%", "%G1=x", "a=%C3%28", "a=%FF", "a=%C3", "k%ED%A0%80=1", "a=%E2%82"])
+    @Test(arguments: [
+        "a=%zz", "a=%", "a=%4", "a=1%", "%G1=x", "a=%C3%28", "a=%FF", "a=%C3", "k%ED%A0%80=1", "a=%E2%82",
+    ])
     func rejectsBadEscapesAndUTF8(_ query: String) {
         #expect {
             _ = try QueryString.parse(Substring(query))

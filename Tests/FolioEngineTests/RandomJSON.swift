@@ -1,6 +1,5 @@
 @testable import FolioEngine
 
-
 /// Generates random valid JSON with known element bytes: every value kind, nesting, escapes,
 /// multi-byte UTF-8, awkward numbers and random whitespace between tokens.
 struct RandomJSON {
@@ -10,10 +9,14 @@ struct RandomJSON {
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    static let numbers = ["0", "-0", "1", "-1", "1.50", "1e3", "1E+2", "2.5e-3", "-0.0", "12345678901234567890",
-                          "3.14159", "-12.5E10", "100", "9007199254740993", "0.000001", "7e0"]
-    static let escapes = [#"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\u00e9"#, #"\u00E9"#,
-                          #"\ud83d\ude00"#, #"\u0000"#, #"\u001f"#, #"\u4e2d"#]
+    static let numbers = [
+        "0", "-0", "1", "-1", "1.50", "1e3", "1E+2", "2.5e-3", "-0.0", "12345678901234567890",
+        "3.14159", "-12.5E10", "100", "9007199254740993", "0.000001", "7e0",
+    ]
+    static let escapes = [
+        #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\u00e9"#, #"\u00E9"#,
+        #"\ud83d\ude00"#, #"\u0000"#, #"\u001f"#, #"\u4e2d"#,
+    ]
     static let unicode = ["é", "ß", "中文", "😀", "Ω", "ü", "\u{7F}", "\u{10FFFF}", "\u{FFFD}", "ア"]
 
     mutating func whitespace() -> [UInt8] {
@@ -131,8 +134,10 @@ func randomChunkLengths(_ rng: inout SplitMix64, documentLength: Int) -> [Int] {
 }
 
 /// Indexes one body and returns the list, the token and the body's report.
-func indexOne(_ document: [UInt8], items: JSONPointer = .root, sort: [String] = [], captures: [JSONPointer] = [],
-              limits: IndexLimits = IndexLimits(), chunkLengths: [Int] = [Int.max]) throws(FolioError)
+func indexOne(
+    _ document: [UInt8], items: JSONPointer = .root, sort: [String] = [], captures: [JSONPointer] = [],
+    limits: IndexLimits = IndexLimits(), chunkLengths: [Int] = [Int.max]
+) throws(FolioError)
     -> (list: ItemList, token: String, body: IndexedBody)
 {
     var indexer = ListIndexer(items: items, limits: limits, sort: sort, captures: captures)

@@ -68,8 +68,9 @@ import Testing
                     #expect(Support.referenceSectionTitle(values[Int(element)].name) == title, "seed \(seed)")
                 }
                 // In the given order: a subsequence of it.
-                let positions = Dictionary(uniqueKeysWithValues: (order ?? Array(0..<UInt32(values.count))).enumerated()
-                    .map { ($0.element, $0.offset) })
+                let positions = Dictionary(
+                    uniqueKeysWithValues: (order ?? Array(0..<UInt32(values.count))).enumerated()
+                        .map { ($0.element, $0.offset) })
                 let inOrder = elements.map { positions[$0]! }
                 #expect(inOrder == inOrder.sorted(), "seed \(seed) \(title)")
                 if order == byName {
@@ -110,13 +111,16 @@ import Testing
 
     // MARK: groupBy=FIELD and ?FIELD=value
 
-    static let groupValues = ["1", "\"b\"", "1.0", "null", "true", "\"1\"", "2", "MISSING", "false", "\"B\"",
-                              "{\"x\":1}", "\"b\"", "1e0", "\"\\u0062\"", "true", "-0", "0"]
+    static let groupValues = [
+        "1", "\"b\"", "1.0", "null", "true", "\"1\"", "2", "MISSING", "false", "\"B\"",
+        "{\"x\":1}", "\"b\"", "1e0", "\"\\u0062\"", "true", "-0", "0",
+    ]
 
     static func groupList() -> ItemList {
-        Support.list(groupValues.enumerated().map { id, value in
-            value == "MISSING" ? "{\"id\":\(id)}" : "{\"id\":\(id),\"price\":\(value)}"
-        })
+        Support.list(
+            groupValues.enumerated().map { id, value in
+                value == "MISSING" ? "{\"id\":\(id)}" : "{\"id\":\(id),\"price\":\(value)}"
+            })
     }
 
     @Test func valueSectionsMergeEqualValuesAndPutNullLast() throws {
@@ -172,8 +176,9 @@ import Testing
             default: false
             }
         }
-        #expect(valueless.isEmpty || (sections.last?.title == nil && sections.last?.count == valueless.count),
-                "seed \(seed)")
+        #expect(
+            valueless.isEmpty || (sections.last?.title == nil && sections.last?.count == valueless.count),
+            "seed \(seed)")
         for section in sections {
             guard let value = section.value else { continue }
             let matches = prices.indices.filter { index in

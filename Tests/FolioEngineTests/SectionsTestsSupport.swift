@@ -142,7 +142,12 @@ enum SectionsSupport {
     // MARK: Reference values and orders
 
     enum Value {
-        case missing, null, number(String), string(String), bool(Bool), composite(String)
+        case missing
+        case null
+        case number(String)
+        case string(String)
+        case bool(Bool)
+        case composite(String)
 
         var json: String? {
             switch self {
@@ -160,7 +165,11 @@ enum SectionsSupport {
 
     /// A value with its reference sort key precomputed.
     enum Key {
-        case missing, number(Decimal), string(StringKey), bool(Bool), composite
+        case missing
+        case number(Decimal)
+        case string(StringKey)
+        case bool(Bool)
+        case composite
 
         init(_ value: Value) {
             switch value {
@@ -232,8 +241,10 @@ enum SectionsSupport {
         return name
     }
 
-    static let numberPool = ["0", "-0", "1", "1.0", "1e0", "10", "2.5", "-3", "1e3", "999.5", "9007199254740993",
-                             "9007199254740992", "-1e-2", "0.001", "12345678901234567890", "1E+2", "100"]
+    static let numberPool = [
+        "0", "-0", "1", "1.0", "1e0", "10", "2.5", "-3", "1e3", "999.5", "9007199254740993",
+        "9007199254740992", "-1e-2", "0.001", "12345678901234567890", "1E+2", "100",
+    ]
 
     /// A value for the sorted field: mostly strings, sometimes anything else.
     static func randomValue(_ random: inout SplitMix64, stringsOnly: Bool = false) -> Value {

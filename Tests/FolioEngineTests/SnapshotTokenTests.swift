@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioEngine
 
 @Suite struct SnapshotTokenTests {
@@ -10,16 +11,18 @@ import Testing
         let elements = [#"{"id":1}"#, #""x""#, "2"].map { Array($0.utf8) }
         #expect(SnapshotToken.compute(sort: ["name", "-price"], elements: elements) == "pwo3djZzlnW2r7BL")
         #expect(SnapshotToken.compute(sort: [], elements: []) == "N1F-Xz3GaBn2H1p7")
-        #expect(SnapshotToken.compute(sort: ["a\"b", "c\\d", "e\nf", "\u{01}", "é"], elements: [Array("[]".utf8)])
-            == "28eadPsutWOHLeqi")
+        #expect(
+            SnapshotToken.compute(sort: ["a\"b", "c\\d", "e\nf", "\u{01}", "é"], elements: [Array("[]".utf8)])
+                == "28eadPsutWOHLeqi")
     }
 
     /// Python's `json.dumps(sort, separators=(',', ':'), ensure_ascii=False)` gives the same text.
     @Test func sortPrefixIsCompactJSON() {
         #expect(SnapshotToken.sortPrefix([]) == Array("[]".utf8))
         #expect(SnapshotToken.sortPrefix(["name", "-price"]) == Array(#"["name","-price"]"#.utf8))
-        #expect(SnapshotToken.sortPrefix(["a\"b", "c\\d", "e\nf", "\u{01}", "é", "\t\r\u{08}\u{0C}"])
-            == Array(#"["a\"b","c\\d","e\nf","\u0001","é","\t\r\b\f"]"#.utf8))
+        #expect(
+            SnapshotToken.sortPrefix(["a\"b", "c\\d", "e\nf", "\u{01}", "é", "\t\r\u{08}\u{0C}"])
+                == Array(#"["a\"b","c\\d","e\nf","\u0001","é","\t\r\b\f"]"#.utf8))
     }
 
     @Test func tokenIs16Base64URLCharacters() {
@@ -33,8 +36,10 @@ import Testing
 
     @Test func base64URLMatchesRFC4648Vectors() {
         // RFC 4648 section 10 vectors (the url alphabet differs only in '+' and '/').
-        for (input, output) in [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"),
-                                ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")] {
+        for (input, output) in [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+        ] {
             #expect(SnapshotToken.base64URL(Array(input.utf8)) == output)
         }
         #expect(SnapshotToken.base64URL([0xFB, 0xFF, 0xBF]) == "-_-_")

@@ -9,7 +9,9 @@ struct AccessLogTests {
     @Test func oneValidJSONLineWithTheFields() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1,2,3]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
+            ) { folio in
                 let answer = try await folio.get(
                     "\(folio.client)/objects?pageSize=2&token=hunter2", headers: [("X-Request-ID", "req-42")])
                 #expect(answer.status == 200)
@@ -37,7 +39,9 @@ struct AccessLogTests {
     @Test func credentialsAndQueryNeverReachTheLog() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger(level: .trace)) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger(level: .trace)
+            ) { folio in
                 _ = try await folio.get(
                     "\(folio.client)/objects?api_key=querysecret",
                     headers: [("Authorization", "Bearer authsecret"), ("Cookie", "session=cookiesecret")])
@@ -54,7 +58,9 @@ struct AccessLogTests {
     @Test func unmatchedPathsAreLoggedWithRouteNone() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio async throws in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
+            ) { folio async throws in
                 #expect(try await folio.get("\(folio.client)/elsewhere").status == 404)
             }
         }
@@ -68,7 +74,8 @@ struct AccessLogTests {
     @Test func accessFalseLogsNoRequestLines() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "logging:\n  access: false")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, top: "logging:\n  access: false")
             _ = try await withFolio(yaml, logger: log.logger()) { folio async throws in
                 #expect(try await folio.get("\(folio.client)/objects").status == 200)
             }
@@ -80,7 +87,9 @@ struct AccessLogTests {
     @Test func aLevelAboveInfoSilencesTheAccessLog() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger(level: .warning)) { folio async throws in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger(level: .warning)
+            ) { folio async throws in
                 #expect(try await folio.get("\(folio.client)/objects").status == 200)
             }
         }

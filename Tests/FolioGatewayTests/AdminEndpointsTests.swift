@@ -8,7 +8,8 @@ import Testing
 struct AdminEndpointsTests {
     @Test func livezAndReadyzAnswerWhileServing() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio async throws in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) {
+                folio async throws in
                 #expect(try await folio.get("\(folio.admin)/livez").status == 200)
                 #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
             }
@@ -82,7 +83,8 @@ struct AdminEndpointsTests {
 
     @Test func purgeOfAnUnknownRouteIs400() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio async throws in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) {
+                folio async throws in
                 #expect(try await folio.post("\(folio.admin)/purge?route=nope").status == 400)
             }
         }
@@ -102,9 +104,12 @@ struct AdminEndpointsTests {
 
     @Test func purgeUsesTheReloadedAdminToken() async throws {
         try await withTestUpstream({ _ in .json("[]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: old")) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: old")
+            ) { folio in
                 let reloaded = try ConfigurationLoader.parse(
-                    yaml: gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: new"), file: "new.yaml")
+                    yaml: gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "adminToken: new"),
+                    file: "new.yaml")
                 #expect(await folio.server.reload(configuration: reloaded).applied)
                 let url = "\(folio.admin)/purge?route=objects"
                 #expect(try await folio.post(url, headers: [("Authorization", "Bearer old")]).status == 401)

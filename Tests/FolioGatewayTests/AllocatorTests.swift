@@ -6,8 +6,8 @@ import Testing
 /// BENCHMARKS.md without any other test noticing.
 @Suite struct AllocatorTests {
     #if os(Linux) && canImport(Glibc)
-    @Test func theMmapThresholdIsSetOnGlibc() {
-        #expect(folio_fix_mmap_threshold(256 * 1024) == 1)
-    }
+        @Test func theMmapThresholdIsSetOnGlibc() {
+            #expect(folio_fix_mmap_threshold(256 * 1024) == 1)
+        }
     #endif
 }

@@ -31,7 +31,8 @@ struct CachePolicyTests {
     @Test func aZeroLifetimeIsNeverFresh() {
         // `no-cache` and max-age=0 lists: fresh until the instant they were stored.
         #expect(
-            CachePolicy.decide(freshUntil: Self.t0, mustRevalidate: true, now: Self.t0, staleWhileRevalidate: .seconds(30))
+            CachePolicy.decide(
+                freshUntil: Self.t0, mustRevalidate: true, now: Self.t0, staleWhileRevalidate: .seconds(30))
                 == .fill)
         #expect(
             CachePolicy.decide(freshUntil: Self.t0, mustRevalidate: false, now: Self.t0, staleWhileRevalidate: .zero)

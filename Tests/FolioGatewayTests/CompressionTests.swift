@@ -33,7 +33,9 @@ enum Decode {
     /// A gzip member (windowBits 15 + 16 refuses zlib or raw deflate framing).
     static func gzip(_ bytes: [UInt8], size: Int) -> [UInt8]? {
         var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return nil
+        }
         defer { inflateEnd(&stream) }
         var input = bytes
         var output = [UInt8](repeating: 0, count: size + 16)
@@ -62,29 +64,30 @@ enum Decode {
 struct AcceptEncodingTests {
     static let offered: [ContentCoding] = [.br, .gzip]
 
-    @Test(arguments: [
-        (nil, nil),  // no header: identity
-        ("", nil),
-        ("gzip", ContentCoding.gzip),
-        ("br", .br),
-        ("gzip, br", .br),  // equal q: the config's order
-        ("br;q=0.5, gzip", .gzip),  // higher q wins
-        ("br;q=0.5, gzip;q=0.4", .br),
-        ("GZIP", .gzip),  // case-insensitive
-        ("gzip;q=0", nil),  // q=0 refuses
-        ("br;q=0, gzip;q=0", nil),
-        ("*", .br),  // any coding
-        ("*;q=0.1, gzip;q=0.5", .gzip),
-        ("br;q=0, *", .gzip),  // * stands for codings not named
-        ("*;q=0", nil),
-        ("identity", nil),  // only identity: identity
-        ("deflate, compress", nil),  // nothing Folio offers: identity, never 406
-        ("gzip;q=1.0, br;q=0.999", .gzip),
-        ("br;q=2", nil),  // unreadable weight refuses
-        ("br;q=abc, gzip", .gzip),
-        (" br ; q=0.8 ,gzip;Q=0.9", .gzip),
-        ("gzip;q=0.2, gzip;q=0.9, br;q=0.5", .gzip),  // a coding named twice keeps its best weight
-    ] as [(String?, ContentCoding?)])
+    @Test(
+        arguments: [
+            (nil, nil),  // no header: identity
+            ("", nil),
+            ("gzip", ContentCoding.gzip),
+            ("br", .br),
+            ("gzip, br", .br),  // equal q: the config's order
+            ("br;q=0.5, gzip", .gzip),  // higher q wins
+            ("br;q=0.5, gzip;q=0.4", .br),
+            ("GZIP", .gzip),  // case-insensitive
+            ("gzip;q=0", nil),  // q=0 refuses
+            ("br;q=0, gzip;q=0", nil),
+            ("*", .br),  // any coding
+            ("*;q=0.1, gzip;q=0.5", .gzip),
+            ("br;q=0, *", .gzip),  // * stands for codings not named
+            ("*;q=0", nil),
+            ("identity", nil),  // only identity: identity
+            ("deflate, compress", nil),  // nothing Folio offers: identity, never 406
+            ("gzip;q=1.0, br;q=0.999", .gzip),
+            ("br;q=2", nil),  // unreadable weight refuses
+            ("br;q=abc, gzip", .gzip),
+            (" br ; q=0.8 ,gzip;Q=0.9", .gzip),
+            ("gzip;q=0.2, gzip;q=0.9, br;q=0.5", .gzip),  // a coding named twice keeps its best weight
+        ] as [(String?, ContentCoding?)])
     func negotiates(_ header: String?, _ expected: ContentCoding?) {
         #expect(AcceptEncoding.negotiate(header, offered: Self.offered) == expected, "\(header ?? "nil")")
     }
@@ -98,9 +101,12 @@ struct AcceptEncodingTests {
 
 @Suite("Compressed list answers")
 struct CompressionTests {
-    static func yaml(_ upstream: String, compression: String = "{ encodings: [br, gzip, zstd] }", route: String = "") -> String {
+    static func yaml(_ upstream: String, compression: String = "{ encodings: [br, gzip, zstd] }", route: String = "")
+        -> String
+    {
         gatewayYAML(
-            upstream: upstream, route: "sectionKey: name\ngroupable: [tag]\n" + route, top: "  compression: \(compression)")
+            upstream: upstream, route: "sectionKey: name\ngroupable: [tag]\n" + route,
+            top: "  compression: \(compression)")
     }
 
     @Test func compressorsRoundTrip() {
@@ -167,7 +173,9 @@ struct CompressionTests {
                 #expect(notModified.header("Content-Encoding") == nil)
                 let identityAgain = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: brTag])
                 #expect(identityAgain.status == .ok)
-                #expect(try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: identityTag]).status == .notModified)
+                #expect(
+                    try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: identityTag]).status
+                        == .notModified)
             }
         }
     }
@@ -175,12 +183,14 @@ struct CompressionTests {
     @Test func smallBodiesAndProblemsGoOutAsTheyAre() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(100).body) }) { upstream in
             try await withGateway(Self.yaml(upstream.baseURL, compression: "{ minBytes: 2KiB }")) { client, _ in
-                let small = try await client.execute(uri: "/objects?pageSize=2", method: .get, headers: [.acceptEncoding: "br"])
+                let small = try await client.execute(
+                    uri: "/objects?pageSize=2", method: .get, headers: [.acceptEncoding: "br"])
                 #expect(small.body.readableBytes < 2048)
                 #expect(small.header("Content-Encoding") == nil)
                 #expect(small.header("Vary")?.contains("Accept-Encoding") == true)
                 #expect(small.header("ETag")?.hasSuffix("-br\"") == false)
-                let large = try await client.execute(uri: "/objects?pageSize=60", method: .get, headers: [.acceptEncoding: "br"])
+                let large = try await client.execute(
+                    uri: "/objects?pageSize=60", method: .get, headers: [.acceptEncoding: "br"])
                 #expect(large.header("Content-Encoding") == "br")
                 let problem = try await client.execute(
                     uri: "/objects?pageSize=abc&\(String(repeating: "x", count: 3000))", method: .get,
@@ -188,7 +198,8 @@ struct CompressionTests {
                 #expect(problem.status == .badRequest)
                 #expect(problem.header("Content-Encoding") == nil)
                 #expect(problem.header("Content-Type") == "application/problem+json")
-                let zstdOnly = try await client.execute(uri: "/objects?pageSize=60", method: .get, headers: [.acceptEncoding: "zstd"])
+                let zstdOnly = try await client.execute(
+                    uri: "/objects?pageSize=60", method: .get, headers: [.acceptEncoding: "zstd"])
                 #expect(zstdOnly.header("Content-Encoding") == nil, "zstd is not in the default encodings")
             }
         }
@@ -197,7 +208,8 @@ struct CompressionTests {
     @Test func emptyEncodingsTurnCompressionOff() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(100).body) }) { upstream in
             try await withGateway(Self.yaml(upstream.baseURL, compression: "{ encodings: [] }")) { client, _ in
-                let page = try await client.execute(uri: "/objects?pageSize=80", method: .get, headers: [.acceptEncoding: "br, gzip"])
+                let page = try await client.execute(
+                    uri: "/objects?pageSize=80", method: .get, headers: [.acceptEncoding: "br, gzip"])
                 #expect(page.header("Content-Encoding") == nil)
                 #expect(page.header("Vary")?.contains("Accept-Encoding") != true)
             }
@@ -207,22 +219,28 @@ struct CompressionTests {
     /// 206, `metadataOnly` and section indexes are list answers too; forwarded answers are not.
     @Test func rangesMetadataAndSectionsAreCompressedForwardsAreNot() async throws {
         try await withTestUpstream({ request in
-            request.method == "POST" ? .json(String(repeating: "{\"ok\":true},", count: 200)) : .json(objectsBody(300).body)
+            request.method == "POST"
+                ? .json(String(repeating: "{\"ok\":true},", count: 200)) : .json(objectsBody(300).body)
         }) { upstream in
-            try await withGateway(Self.yaml(upstream.baseURL, compression: "{ encodings: [gzip], minBytes: 0 }")) { client, _ in
+            try await withGateway(Self.yaml(upstream.baseURL, compression: "{ encodings: [gzip], minBytes: 0 }")) {
+                client, _ in
                 let range = try await client.execute(
                     uri: "/objects", method: .get, headers: [.range: "items=10-109", .acceptEncoding: "gzip"])
                 #expect(range.status == .partialContent)
                 #expect(range.header("Content-Encoding") == "gzip")
                 #expect(range.header("Content-Range") == "items 10-109/300")
-                for uri in ["/objects?metadataOnly", "/objects?groupBy=alphabetical&metadataOnly", "/objects?groupBy=tag&metadataOnly"] {
+                for uri in [
+                    "/objects?metadataOnly", "/objects?groupBy=alphabetical&metadataOnly",
+                    "/objects?groupBy=tag&metadataOnly",
+                ] {
                     let identity = try await client.execute(uri: uri, method: .get)
                     let coded = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip"])
                     #expect(coded.header("Content-Encoding") == "gzip", "\(uri)")
                     let plain = Array(buffer: identity.body)
                     #expect(Decode.gzip(Array(buffer: coded.body), size: plain.count) == plain, "\(uri)")
                 }
-                let forwarded = try await client.execute(uri: "/objects", method: .post, headers: [.acceptEncoding: "gzip"])
+                let forwarded = try await client.execute(
+                    uri: "/objects", method: .post, headers: [.acceptEncoding: "gzip"])
                 #expect(forwarded.status == .ok)
                 #expect(forwarded.header("Content-Encoding") == nil)
             }
@@ -233,18 +251,22 @@ struct CompressionTests {
     @Test func compressedPagesAreKeptPerSnapshotAndCounted() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(300).body) }) { upstream in
             try await withGateway(Self.yaml(upstream.baseURL)) { client, server in
-                let first = try await client.execute(uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "br"])
+                let first = try await client.execute(
+                    uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "br"])
                 let key = CacheKey(route: "objects", upstreamURL: upstream.baseURL, varyValues: [], partition: nil)
                 let snapshot = try #require(await server.gateway.cache.current(key))
                 #expect(snapshot.rendered.count == 1)
                 let kept = snapshot.rendered.retainedBytes
                 #expect(kept > first.body.readableBytes)
                 #expect(await server.gateway.cache.statistics().bytes == snapshot.retainedBytes)
-                let again = try await client.execute(uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "br"])
+                let again = try await client.execute(
+                    uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "br"])
                 #expect(Array(buffer: again.body) == Array(buffer: first.body))
                 #expect(snapshot.rendered.count == 1)
-                _ = try await client.execute(uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "gzip"])
-                _ = try await client.execute(uri: "/objects?pageSize=100&offset=100", method: .get, headers: [.acceptEncoding: "br"])
+                _ = try await client.execute(
+                    uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "gzip"])
+                _ = try await client.execute(
+                    uri: "/objects?pageSize=100&offset=100", method: .get, headers: [.acceptEncoding: "br"])
                 #expect(snapshot.rendered.count == 3)
                 #expect(await server.gateway.cache.statistics().bytes == snapshot.retainedBytes)
             }
@@ -273,8 +295,11 @@ struct CompressionTests {
               - { name: a, path: /a, upstream: "http://x/a" }
             """)
         let messages = problems.map(\.description)
-        #expect(messages.contains { $0.contains("server.compression.encodings[1]") && $0.contains("'deflate'") }, "\(messages)")
-        #expect(messages.contains { $0.contains("server.compression.encodings[2]") && $0.contains("twice") }, "\(messages)")
+        #expect(
+            messages.contains { $0.contains("server.compression.encodings[1]") && $0.contains("'deflate'") },
+            "\(messages)")
+        #expect(
+            messages.contains { $0.contains("server.compression.encodings[2]") && $0.contains("twice") }, "\(messages)")
         #expect(messages.contains { $0.contains("server.compression.minBytes") }, "\(messages)")
         #expect(problems.count == 3)
     }

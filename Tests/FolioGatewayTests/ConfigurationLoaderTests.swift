@@ -1,8 +1,8 @@
-@testable import FolioConfiguration
-import Foundation
 import FolioEngine
+import Foundation
 import Testing
 
+@testable import FolioConfiguration
 @testable import FolioGateway
 
 @Suite("Configuration loading")
@@ -85,7 +85,9 @@ struct ConfigurationLoaderTests {
                   - { name: r, path: /r, upstream: http://u/, params: {}, cache: {}, upstreamPaging: { style: page } }
                 """)
         #expect(documented.count > 60, "every mapping was read: \(documented.sorted())")
-        for key in ["listen", "allowOrigins", "encodings", "maxBytes", "sectionKey", "totalField", "offset", "sampleRatio"] {
+        for key in [
+            "listen", "allowOrigins", "encodings", "maxBytes", "sectionKey", "totalField", "offset", "sampleRatio",
+        ] {
             #expect(documented.contains(key), "'\(key)' is read")
         }
         for key in documented.sorted() {
@@ -252,12 +254,15 @@ struct ConfigurationLoaderTests {
     @Test("an empty file misses routes, reported at 1:1")
     func emptyFile() {
         let problems = ConfigFixture.problems("")
-        #expect(problems.map(\.description) == ["test.yaml:1:1: routes: missing required key 'routes' (at least one route)"])
+        #expect(
+            problems.map(\.description) == ["test.yaml:1:1: routes: missing required key 'routes' (at least one route)"]
+        )
     }
 
     @Test("problem and error descriptions")
     func descriptions() {
-        let problem = ConfigurationProblem(file: "f.yaml", line: 3, column: 7, path: "routes[0].cache.ttl", message: "bad")
+        let problem = ConfigurationProblem(
+            file: "f.yaml", line: 3, column: 7, path: "routes[0].cache.ttl", message: "bad")
         #expect(problem.description == "f.yaml:3:7: routes[0].cache.ttl: bad")
         let error = ConfigurationError(problems: [problem, problem])
         #expect(error.description == "f.yaml:3:7: routes[0].cache.ttl: bad\nf.yaml:3:7: routes[0].cache.ttl: bad")

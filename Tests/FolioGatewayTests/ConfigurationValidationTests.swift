@@ -24,134 +24,202 @@ struct ValidationCase: Sendable, CustomTestStringConvertible {
 struct ConfigurationValidationTests {
     static let cases: [ValidationCase] = [
         // Unknown keys, with a suggestion when close.
-        .init(yaml: "defaults:\n  pagesize: 10\n" + ConfigFixture.minimal, path: "defaults.pagesize",
-              message: "unknown key 'pagesize' (did you mean 'pageSize'?)", at: "pagesize"),
-        .init(yaml: "serer:\n  listen: 0.0.0.0:1\n" + ConfigFixture.minimal, path: "serer",
-              message: "unknown key 'serer' (did you mean 'server'?)", at: "serer"),
-        .init(yaml: ValidationCase.route("cache: {ttl: 1s, maxBytes: 1MiB}"), path: "routes[0].cache.maxBytes",
-              message: "unknown key 'maxBytes'", at: "maxBytes"),
-        .init(yaml: ValidationCase.route("colour: red"), path: "routes[0].colour",
-              message: "unknown key 'colour' (known here:", at: "colour"),
+        .init(
+            yaml: "defaults:\n  pagesize: 10\n" + ConfigFixture.minimal, path: "defaults.pagesize",
+            message: "unknown key 'pagesize' (did you mean 'pageSize'?)", at: "pagesize"),
+        .init(
+            yaml: "serer:\n  listen: 0.0.0.0:1\n" + ConfigFixture.minimal, path: "serer",
+            message: "unknown key 'serer' (did you mean 'server'?)", at: "serer"),
+        .init(
+            yaml: ValidationCase.route("cache: {ttl: 1s, maxBytes: 1MiB}"), path: "routes[0].cache.maxBytes",
+            message: "unknown key 'maxBytes'", at: "maxBytes"),
+        .init(
+            yaml: ValidationCase.route("colour: red"), path: "routes[0].colour",
+            message: "unknown key 'colour' (known here:", at: "colour"),
         // Wrong types.
-        .init(yaml: "server: {listen: [a]}\n" + ConfigFixture.minimal, path: "server.listen",
-              message: "expected a string, got a list", at: "listen"),
-        .init(yaml: "limits: {maxItems: \"5\"}\n" + ConfigFixture.minimal, path: "limits.maxItems",
-              message: "expected an integer, got the string '5'", at: "maxItems"),
-        .init(yaml: "server: []\n" + ConfigFixture.minimal, path: "server",
-              message: "expected a mapping, got a list", at: "server"),
+        .init(
+            yaml: "server: {listen: [a]}\n" + ConfigFixture.minimal, path: "server.listen",
+            message: "expected a string, got a list", at: "listen"),
+        .init(
+            yaml: "limits: {maxItems: \"5\"}\n" + ConfigFixture.minimal, path: "limits.maxItems",
+            message: "expected an integer, got the string '5'", at: "maxItems"),
+        .init(
+            yaml: "server: []\n" + ConfigFixture.minimal, path: "server",
+            message: "expected a mapping, got a list", at: "server"),
         .init(yaml: "routes: {name: a}", path: "routes", message: "expected a list, got a mapping", at: "routes"),
-        .init(yaml: ValidationCase.route("sort: name"), path: "routes[0].sort",
-              message: "expected a list", at: "sort"),
+        .init(
+            yaml: ValidationCase.route("sort: name"), path: "routes[0].sort",
+            message: "expected a list", at: "sort"),
         // Durations, sizes, booleans.
-        .init(yaml: "server: {idleTimeout: 5 min}\n" + ConfigFixture.minimal, path: "server.idleTimeout",
-              message: "invalid duration '5 min'", at: "idleTimeout"),
-        .init(yaml: ValidationCase.route("cache:", "  ttl: 10"), path: "routes[0].cache.ttl",
-              message: "invalid duration '10'", at: "ttl"),
-        .init(yaml: "limits: {maxURLBytes: 8KB}\n" + ConfigFixture.minimal, path: "limits.maxURLBytes",
-              message: "sizes are binary", at: "maxURLBytes"),
-        .init(yaml: "logging: {access: yes}\n" + ConfigFixture.minimal, path: "logging.access",
-              message: "expected true or false, got 'yes'", at: "access"),
-        .init(yaml: ValidationCase.route("envelope: \"false\""), path: "routes[0].envelope",
-              message: "expected true or false", at: "envelope"),
+        .init(
+            yaml: "server: {idleTimeout: 5 min}\n" + ConfigFixture.minimal, path: "server.idleTimeout",
+            message: "invalid duration '5 min'", at: "idleTimeout"),
+        .init(
+            yaml: ValidationCase.route("cache:", "  ttl: 10"), path: "routes[0].cache.ttl",
+            message: "invalid duration '10'", at: "ttl"),
+        .init(
+            yaml: "limits: {maxURLBytes: 8KB}\n" + ConfigFixture.minimal, path: "limits.maxURLBytes",
+            message: "sizes are binary", at: "maxURLBytes"),
+        .init(
+            yaml: "logging: {access: yes}\n" + ConfigFixture.minimal, path: "logging.access",
+            message: "expected true or false, got 'yes'", at: "access"),
+        .init(
+            yaml: ValidationCase.route("envelope: \"false\""), path: "routes[0].envelope",
+            message: "expected true or false", at: "envelope"),
         // Required keys, pointing at the first key of the parent mapping.
-        .init(yaml: "routes:\n  - path: /a\n    upstream: http://up/a", path: "routes[0].name",
-              message: "missing required key 'name'", at: "path"),
-        .init(yaml: "routes:\n  - name: a\n    upstream: http://up/a", path: "routes[0].path",
-              message: "missing required key 'path'", at: "name"),
-        .init(yaml: "routes:\n  - upstream: http://up/a\n    path: /a\n    name: a\n  - name: b\n    path: /b",
-              path: "routes[1].upstream", message: "missing required key 'upstream'", at: "name", occurrence: 2),
-        .init(yaml: "server:\n  listen: 0.0.0.0:1", path: "routes", message: "missing required key 'routes'", at: "server"),
+        .init(
+            yaml: "routes:\n  - path: /a\n    upstream: http://up/a", path: "routes[0].name",
+            message: "missing required key 'name'", at: "path"),
+        .init(
+            yaml: "routes:\n  - name: a\n    upstream: http://up/a", path: "routes[0].path",
+            message: "missing required key 'path'", at: "name"),
+        .init(
+            yaml: "routes:\n  - upstream: http://up/a\n    path: /a\n    name: a\n  - name: b\n    path: /b",
+            path: "routes[1].upstream", message: "missing required key 'upstream'", at: "name", occurrence: 2),
+        .init(
+            yaml: "server:\n  listen: 0.0.0.0:1", path: "routes", message: "missing required key 'routes'", at: "server"
+        ),
         .init(yaml: "logging: {}\nroutes: []", path: "routes", message: "at least one route", at: "routes"),
-        .init(yaml: ValidationCase.route("upstreamPaging:", "  size: 10", "  maxPages: 3"),
-              path: "routes[0].upstreamPaging.style", message: "missing required key 'style'", at: "size"),
+        .init(
+            yaml: ValidationCase.route("upstreamPaging:", "  size: 10", "  maxPages: 3"),
+            path: "routes[0].upstreamPaging.style", message: "missing required key 'style'", at: "size"),
         // Across routes.
-        .init(yaml: ConfigFixture.minimal + "\n  - name: objects\n    path: /other\n    upstream: http://up/o",
-              path: "routes[1].name", message: "duplicate route name 'objects'", at: "name", occurrence: 2),
-        .init(yaml: "routes:\n  - {name: a, path: '/u/{x}/o', upstream: 'http://up/{x}'}\n  - {name: b, path: '/u/{y}/o', upstream: 'http://up/{y}'}",
-              path: "routes[1].path", message: "matches the same paths as '/u/{x}/o'", at: "path", occurrence: 2),
+        .init(
+            yaml: ConfigFixture.minimal + "\n  - name: objects\n    path: /other\n    upstream: http://up/o",
+            path: "routes[1].name", message: "duplicate route name 'objects'", at: "name", occurrence: 2),
+        .init(
+            yaml:
+                "routes:\n  - {name: a, path: '/u/{x}/o', upstream: 'http://up/{x}'}\n  - {name: b, path: '/u/{y}/o', upstream: 'http://up/{y}'}",
+            path: "routes[1].path", message: "matches the same paths as '/u/{x}/o'", at: "path", occurrence: 2),
         // Folio's own parameters.
-        .init(yaml: ValidationCase.route("groupable: [color, sort]"), path: "routes[0].groupable[1]",
-              message: "one of Folio's own parameters", at: "sort"),
-        .init(yaml: ValidationCase.route("params: {pageSize: limit}", "groupable: [limit]"), path: "routes[0].groupable[0]",
-              message: "one of Folio's own parameters", at: "limit", occurrence: 2),
-        .init(yaml: ValidationCase.route("forwardQuery: [lang, offset]"), path: "routes[0].forwardQuery[1]",
-              message: "one of Folio's own parameters", at: "offset"),
-        .init(yaml: ValidationCase.route("forwardQuery: [snapshot]"), path: "routes[0].forwardQuery[0]",
-              message: "one of Folio's own parameters", at: "snapshot"),
-        .init(yaml: "defaults: {params: {page: metadataOnly}}\n" + ConfigFixture.minimal, path: "defaults.params.page",
-              message: "already one of Folio's parameters", at: "page:"),
-        .init(yaml: "defaults: {params: {page: offset}}\n" + ConfigFixture.minimal, path: "defaults.params.page",
-              message: "'offset' names both offset and page", at: "page:"),
+        .init(
+            yaml: ValidationCase.route("groupable: [color, sort]"), path: "routes[0].groupable[1]",
+            message: "one of Folio's own parameters", at: "sort"),
+        .init(
+            yaml: ValidationCase.route("params: {pageSize: limit}", "groupable: [limit]"),
+            path: "routes[0].groupable[0]",
+            message: "one of Folio's own parameters", at: "limit", occurrence: 2),
+        .init(
+            yaml: ValidationCase.route("forwardQuery: [lang, offset]"), path: "routes[0].forwardQuery[1]",
+            message: "one of Folio's own parameters", at: "offset"),
+        .init(
+            yaml: ValidationCase.route("forwardQuery: [snapshot]"), path: "routes[0].forwardQuery[0]",
+            message: "one of Folio's own parameters", at: "snapshot"),
+        .init(
+            yaml: "defaults: {params: {page: metadataOnly}}\n" + ConfigFixture.minimal, path: "defaults.params.page",
+            message: "already one of Folio's parameters", at: "page:"),
+        .init(
+            yaml: "defaults: {params: {page: offset}}\n" + ConfigFixture.minimal, path: "defaults.params.page",
+            message: "'offset' names both offset and page", at: "page:"),
         // Ranges.
-        .init(yaml: ValidationCase.route("upstreamPaging: {style: page, concurrency: 17}"),
-              path: "routes[0].upstreamPaging.concurrency", message: "concurrency must be 1...16, got 17", at: "concurrency"),
-        .init(yaml: ValidationCase.route("upstreamPaging: {style: page, concurrency: 0}"),
-              path: "routes[0].upstreamPaging.concurrency", message: "concurrency must be 1...16, got 0", at: "concurrency"),
-        .init(yaml: ValidationCase.route("upstreamPaging: {style: sideways}"),
-              path: "routes[0].upstreamPaging.style", message: "expected one of linkHeader, nextField, page, offset", at: "style"),
-        .init(yaml: "limits: {maxUpstreamBytes: 5GiB}\n" + ConfigFixture.minimal, path: "limits.maxUpstreamBytes",
-              message: "at most 4GiB", at: "maxUpstreamBytes"),
-        .init(yaml: "defaults: {pageSize: 0}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
-              message: "must be at least 1, got 0", at: "pageSize"),
-        .init(yaml: ValidationCase.route("maxPageSize: 10"), path: "routes[0].maxPageSize",
-              message: "maxPageSize (10) is below pageSize (25)", at: "maxPageSize"),
-        .init(yaml: "defaults: {pageSize: 600}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
-              message: "maxPageSize (500) is below pageSize (600)", at: "pageSize"),
-        .init(yaml: ValidationCase.route("pageBase: 2"), path: "routes[0].pageBase", message: "pageBase must be 0 or 1", at: "pageBase"),
-        .init(yaml: ValidationCase.route("overMaxPageSize: Reject"), path: "routes[0].overMaxPageSize",
-              message: "(did you mean 'reject'?)", at: "overMaxPageSize"),
-        .init(yaml: "server: {idleTimeout: 0s}\n" + ConfigFixture.minimal, path: "server.idleTimeout",
-              message: "must be greater than 0", at: "idleTimeout"),
+        .init(
+            yaml: ValidationCase.route("upstreamPaging: {style: page, concurrency: 17}"),
+            path: "routes[0].upstreamPaging.concurrency", message: "concurrency must be 1...16, got 17",
+            at: "concurrency"),
+        .init(
+            yaml: ValidationCase.route("upstreamPaging: {style: page, concurrency: 0}"),
+            path: "routes[0].upstreamPaging.concurrency", message: "concurrency must be 1...16, got 0",
+            at: "concurrency"),
+        .init(
+            yaml: ValidationCase.route("upstreamPaging: {style: sideways}"),
+            path: "routes[0].upstreamPaging.style", message: "expected one of linkHeader, nextField, page, offset",
+            at: "style"),
+        .init(
+            yaml: "limits: {maxUpstreamBytes: 5GiB}\n" + ConfigFixture.minimal, path: "limits.maxUpstreamBytes",
+            message: "at most 4GiB", at: "maxUpstreamBytes"),
+        .init(
+            yaml: "defaults: {pageSize: 0}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
+            message: "must be at least 1, got 0", at: "pageSize"),
+        .init(
+            yaml: ValidationCase.route("maxPageSize: 10"), path: "routes[0].maxPageSize",
+            message: "maxPageSize (10) is below pageSize (25)", at: "maxPageSize"),
+        .init(
+            yaml: "defaults: {pageSize: 600}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
+            message: "maxPageSize (500) is below pageSize (600)", at: "pageSize"),
+        .init(
+            yaml: ValidationCase.route("pageBase: 2"), path: "routes[0].pageBase", message: "pageBase must be 0 or 1",
+            at: "pageBase"),
+        .init(
+            yaml: ValidationCase.route("overMaxPageSize: Reject"), path: "routes[0].overMaxPageSize",
+            message: "(did you mean 'reject'?)", at: "overMaxPageSize"),
+        .init(
+            yaml: "server: {idleTimeout: 0s}\n" + ConfigFixture.minimal, path: "server.idleTimeout",
+            message: "must be greater than 0", at: "idleTimeout"),
         // URLs and paths.
-        .init(yaml: "routes:\n  - {name: a, path: /a, upstream: 'ftp://up/a'}", path: "routes[0].upstream",
-              message: "scheme 'ftp' is not supported", at: "upstream"),
-        .init(yaml: "routes:\n  - {name: a, path: /a, upstream: 'http:///a'}", path: "routes[0].upstream",
-              message: "has no host", at: "upstream"),
-        .init(yaml: "routes:\n  - {name: a, path: /a, upstream: '/api/a'}", path: "routes[0].upstream",
-              message: "not an absolute URL", at: "upstream"),
-        .init(yaml: "routes:\n  - {name: a, path: '/u/{id}', upstream: 'http://up/u/{uid}'}", path: "routes[0].upstream",
-              message: "placeholder {uid} does not appear in path '/u/{id}'", at: "upstream"),
-        .init(yaml: "routes:\n  - {name: a, path: 'u/{id}', upstream: 'http://up/u'}", path: "routes[0].path",
-              message: "must start with '/'", at: "path"),
-        .init(yaml: "routes:\n  - {name: a, path: '/u/x{id}', upstream: 'http://up/u'}", path: "routes[0].path",
-              message: "a placeholder must be a whole segment", at: "path"),
-        .init(yaml: "routes:\n  - {name: a, path: '/u/{id}/{id}', upstream: 'http://up/u'}", path: "routes[0].path",
-              message: "appears twice", at: "path"),
-        .init(yaml: "server: {fallbackUpstream: 'http://legacy:3000/?x=1'}\n" + ConfigFixture.minimal,
-              path: "server.fallbackUpstream", message: "cannot have a query", at: "fallbackUpstream"),
-        .init(yaml: "server: {publicBaseURL: 'api.example.com'}\n" + ConfigFixture.minimal,
-              path: "server.publicBaseURL", message: "not an absolute URL", at: "publicBaseURL"),
-        .init(yaml: "server: {cors: {allowOrigins: ['https://app.example.com/']}}\n" + ConfigFixture.minimal,
-              path: "server.cors.allowOrigins[0]", message: "is not an origin", at: "'https"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: /a, upstream: 'ftp://up/a'}", path: "routes[0].upstream",
+            message: "scheme 'ftp' is not supported", at: "upstream"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: /a, upstream: 'http:///a'}", path: "routes[0].upstream",
+            message: "has no host", at: "upstream"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: /a, upstream: '/api/a'}", path: "routes[0].upstream",
+            message: "not an absolute URL", at: "upstream"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: '/u/{id}', upstream: 'http://up/u/{uid}'}", path: "routes[0].upstream",
+            message: "placeholder {uid} does not appear in path '/u/{id}'", at: "upstream"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: 'u/{id}', upstream: 'http://up/u'}", path: "routes[0].path",
+            message: "must start with '/'", at: "path"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: '/u/x{id}', upstream: 'http://up/u'}", path: "routes[0].path",
+            message: "a placeholder must be a whole segment", at: "path"),
+        .init(
+            yaml: "routes:\n  - {name: a, path: '/u/{id}/{id}', upstream: 'http://up/u'}", path: "routes[0].path",
+            message: "appears twice", at: "path"),
+        .init(
+            yaml: "server: {fallbackUpstream: 'http://legacy:3000/?x=1'}\n" + ConfigFixture.minimal,
+            path: "server.fallbackUpstream", message: "cannot have a query", at: "fallbackUpstream"),
+        .init(
+            yaml: "server: {publicBaseURL: 'api.example.com'}\n" + ConfigFixture.minimal,
+            path: "server.publicBaseURL", message: "not an absolute URL", at: "publicBaseURL"),
+        .init(
+            yaml: "server: {cors: {allowOrigins: ['https://app.example.com/']}}\n" + ConfigFixture.minimal,
+            path: "server.cors.allowOrigins[0]", message: "is not an origin", at: "'https"),
         // JSON Pointers and fields.
-        .init(yaml: ValidationCase.route("items: data"), path: "routes[0].items",
-              message: "must be \"\" (the whole body) or start with '/'", at: "items"),
-        .init(yaml: ValidationCase.route("items: /a~2b"), path: "routes[0].items", message: "'~' must be written ~0", at: "items"),
-        .init(yaml: ValidationCase.route("upstreamPaging: {style: nextField, nextField: next}"),
-              path: "routes[0].upstreamPaging.nextField", message: "is not a JSON Pointer", at: "nextField:"),
-        .init(yaml: ValidationCase.route("upstreamPaging: {style: page, totalField: '/a~'}"),
-              path: "routes[0].upstreamPaging.totalField", message: "is not a JSON Pointer", at: "totalField"),
-        .init(yaml: ValidationCase.route("sort: [name, '-']"), path: "routes[0].sort[1]",
-              message: "a field name cannot be empty", at: "'-'"),
-        .init(yaml: ValidationCase.route("sortable: [-price]"), path: "routes[0].sortable[0]",
-              message: "cannot start with '-'", at: "-price"),
+        .init(
+            yaml: ValidationCase.route("items: data"), path: "routes[0].items",
+            message: "must be \"\" (the whole body) or start with '/'", at: "items"),
+        .init(
+            yaml: ValidationCase.route("items: /a~2b"), path: "routes[0].items", message: "'~' must be written ~0",
+            at: "items"),
+        .init(
+            yaml: ValidationCase.route("upstreamPaging: {style: nextField, nextField: next}"),
+            path: "routes[0].upstreamPaging.nextField", message: "is not a JSON Pointer", at: "nextField:"),
+        .init(
+            yaml: ValidationCase.route("upstreamPaging: {style: page, totalField: '/a~'}"),
+            path: "routes[0].upstreamPaging.totalField", message: "is not a JSON Pointer", at: "totalField"),
+        .init(
+            yaml: ValidationCase.route("sort: [name, '-']"), path: "routes[0].sort[1]",
+            message: "a field name cannot be empty", at: "'-'"),
+        .init(
+            yaml: ValidationCase.route("sortable: [-price]"), path: "routes[0].sortable[0]",
+            message: "cannot start with '-'", at: "-price"),
         // Addresses and levels.
-        .init(yaml: "server: {trustedProxies: [10.0.0.0/8, 10.0.0.0/33]}\n" + ConfigFixture.minimal,
-              path: "server.trustedProxies[1]", message: "'10.0.0.0/33' is not a CIDR", at: "10.0.0.0/33"),
-        .init(yaml: "server: {listen: '0.0.0.0:99999'}\n" + ConfigFixture.minimal, path: "server.listen",
-              message: "'99999' is not a port", at: "listen"),
-        .init(yaml: "server: {admin: localhost}\n" + ConfigFixture.minimal, path: "server.admin",
-              message: "expected HOST:PORT", at: "admin"),
-        .init(yaml: "server: {listen: '::1:8080'}\n" + ConfigFixture.minimal, path: "server.listen",
-              message: "needs brackets", at: "listen"),
-        .init(yaml: "logging: {level: verbose}\n" + ConfigFixture.minimal, path: "logging.level",
-              message: "expected one of trace, debug, info, notice, warning, error, critical; got 'verbose'", at: "level"),
-        .init(yaml: ValidationCase.route("authorized: public"), path: "routes[0].authorized",
-              message: "expected one of bypass, perCredential, shared", at: "authorized"),
-        .init(yaml: "routes:\n  - {name: 'my route', path: /a, upstream: 'http://up/a'}", path: "routes[0].name",
-              message: "route names use letters", at: "name"),
-        .init(yaml: ValidationCase.route("vary: ['Accept Language']"), path: "routes[0].vary[0]",
-              message: "is not a header name", at: "'Accept"),
+        .init(
+            yaml: "server: {trustedProxies: [10.0.0.0/8, 10.0.0.0/33]}\n" + ConfigFixture.minimal,
+            path: "server.trustedProxies[1]", message: "'10.0.0.0/33' is not a CIDR", at: "10.0.0.0/33"),
+        .init(
+            yaml: "server: {listen: '0.0.0.0:99999'}\n" + ConfigFixture.minimal, path: "server.listen",
+            message: "'99999' is not a port", at: "listen"),
+        .init(
+            yaml: "server: {admin: localhost}\n" + ConfigFixture.minimal, path: "server.admin",
+            message: "expected HOST:PORT", at: "admin"),
+        .init(
+            yaml: "server: {listen: '::1:8080'}\n" + ConfigFixture.minimal, path: "server.listen",
+            message: "needs brackets", at: "listen"),
+        .init(
+            yaml: "logging: {level: verbose}\n" + ConfigFixture.minimal, path: "logging.level",
+            message: "expected one of trace, debug, info, notice, warning, error, critical; got 'verbose'", at: "level"),
+        .init(
+            yaml: ValidationCase.route("authorized: public"), path: "routes[0].authorized",
+            message: "expected one of bypass, perCredential, shared", at: "authorized"),
+        .init(
+            yaml: "routes:\n  - {name: 'my route', path: /a, upstream: 'http://up/a'}", path: "routes[0].name",
+            message: "route names use letters", at: "name"),
+        .init(
+            yaml: ValidationCase.route("vary: ['Accept Language']"), path: "routes[0].vary[0]",
+            message: "is not a header name", at: "'Accept"),
     ]
 
     @Test("each rule is reported once, at its key, with its key path", arguments: cases)
@@ -168,7 +236,8 @@ struct ConfigurationValidationTests {
 
     @Test("nullable keys accept null; non-nullable ones do not")
     func nulls() throws {
-        let ok = "server: {admin: null, adminToken: ~, publicBaseURL: null, fallbackUpstream: null}\n"
+        let ok =
+            "server: {admin: null, adminToken: ~, publicBaseURL: null, fallbackUpstream: null}\n"
             + ValidationCase.route("sectionKey: null", "upstreamPaging: null")
         let config = try ConfigurationLoader.parse(yaml: ok, file: "f")
         #expect(config.server.admin == nil)
@@ -207,15 +276,17 @@ struct ConfigurationValidationTests {
             """
         let problems = ConfigFixture.problems(yaml)
         let paths = problems.map(\.path)
-        #expect(paths == [
-            "server.listen", "server.lisen", "logging.access", "limits.maxUpstreamBytes",
-            "routes[0].upstream", "routes[0].upstreamPaging.style", "routes[0].upstreamPaging.concurrency",
-            "routes[1].upstream", "routes[2].name", "routes[2].upstream",
-        ], "\(problems)")
+        #expect(
+            paths == [
+                "server.listen", "server.lisen", "logging.access", "limits.maxUpstreamBytes",
+                "routes[0].upstream", "routes[0].upstreamPaging.style", "routes[0].upstreamPaging.concurrency",
+                "routes[1].upstream", "routes[2].name", "routes[2].upstream",
+            ], "\(problems)")
         let lines = problems.map(\.line)
         #expect(lines == lines.sorted())
         // The duplicate name and overlapping path need both routes valid; route 1's upstream is not.
-        let fixed = yaml.replacingOccurrences(of: "ftp://x", with: "http://x").replacingOccurrences(of: "{y}", with: "{x}")
+        let fixed = yaml.replacingOccurrences(of: "ftp://x", with: "http://x").replacingOccurrences(
+            of: "{y}", with: "{x}")
         let more = ConfigFixture.problems(fixed).map(\.path)
         #expect(more.contains("routes[1].name") && more.contains("routes[1].path"), "\(more)")
     }
@@ -253,7 +324,8 @@ struct ConfigurationValidationTests {
 
     @Test("a duplicate key stops parsing and is reported alone, at its second occurrence")
     func duplicateKey() {
-        let yaml = "server:\n  listen: 0.0.0.0:1\n  admin: null\n  listen: 0.0.0.0:2\nlogging: {access: maybe}\n"
+        let yaml =
+            "server:\n  listen: 0.0.0.0:1\n  admin: null\n  listen: 0.0.0.0:2\nlogging: {access: maybe}\n"
             + ConfigFixture.minimal
         let problems = ConfigFixture.problems(yaml)
         #expect(problems.count == 1)

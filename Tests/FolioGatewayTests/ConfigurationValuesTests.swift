@@ -1,30 +1,36 @@
-@testable import FolioConfiguration
 import FolioEngine
 import Testing
 
+@testable import FolioConfiguration
 @testable import FolioGateway
 
 @Suite("Configuration values")
 struct ConfigurationValuesTests {
-    @Test("durations: <integer><ms|s|m|h>", arguments: [
-        ("0s", Duration.zero), ("500ms", .milliseconds(500)), ("30s", .seconds(30)), ("5m", .seconds(300)),
-        ("2h", .seconds(7200)), ("0ms", .zero), ("1000000h", .seconds(3_600_000_000)),
-    ])
+    @Test(
+        "durations: <integer><ms|s|m|h>",
+        arguments: [
+            ("0s", Duration.zero), ("500ms", .milliseconds(500)), ("30s", .seconds(30)), ("5m", .seconds(300)),
+            ("2h", .seconds(7200)), ("0ms", .zero), ("1000000h", .seconds(3_600_000_000)),
+        ])
     func goodDurations(_ text: String, _ expected: Duration) throws {
         #expect(try ConfigurationText.duration(text).get() == expected)
     }
 
-    @Test("bad durations are refused", arguments: [
-        "", "5", "s", "-5s", "+5s", "5 s", "1.5s", "5sec", "5d", "5mss", "1m30s", "5S", "99999999999999999999h",
-    ])
+    @Test(
+        "bad durations are refused",
+        arguments: [
+            "", "5", "s", "-5s", "+5s", "5 s", "1.5s", "5sec", "5d", "5mss", "1m30s", "5S", "99999999999999999999h",
+        ])
     func badDurations(_ text: String) {
         #expect(throws: ValueSyntaxError.self) { try ConfigurationText.duration(text).get() }
     }
 
-    @Test("sizes: <integer>[B|KiB|MiB|GiB]", arguments: [
-        ("0", 0), ("1024", 1024), ("7B", 7), ("8KiB", 8 * 1024), ("256MiB", 256 * 1024 * 1024),
-        ("4GiB", 4 * 1024 * 1024 * 1024),
-    ])
+    @Test(
+        "sizes: <integer>[B|KiB|MiB|GiB]",
+        arguments: [
+            ("0", 0), ("1024", 1024), ("7B", 7), ("8KiB", 8 * 1024), ("256MiB", 256 * 1024 * 1024),
+            ("4GiB", 4 * 1024 * 1024 * 1024),
+        ])
     func goodSizes(_ text: String, _ expected: Int) throws {
         #expect(try ConfigurationText.size(text).get() == expected)
     }
@@ -36,17 +42,20 @@ struct ConfigurationValuesTests {
 
     @Test("durations and sizes through YAML, plain or quoted")
     func throughYAML() throws {
-        let yaml = "limits: {crawlTimeout: \"90s\", maxURLBytes: 4096, maxHeaderBytes: '1KiB'}\n" + ConfigFixture.minimal
+        let yaml =
+            "limits: {crawlTimeout: \"90s\", maxURLBytes: 4096, maxHeaderBytes: '1KiB'}\n" + ConfigFixture.minimal
         let config = try ConfigurationLoader.parse(yaml: yaml, file: "f")
         #expect(config.limits.crawlTimeout == .seconds(90))
         #expect(config.limits.maxURLBytes == 4096)
         #expect(config.limits.maxHeaderBytes == 1024)
     }
 
-    @Test("JSON Pointers", arguments: [
-        ("", true), ("/", true), ("/a/b", true), ("/a~0b", true), ("/a~1b", true), ("/0", true),
-        ("a", false), ("/a~", false), ("/a~2", false), ("~0", false), ("/~x", false),
-    ])
+    @Test(
+        "JSON Pointers",
+        arguments: [
+            ("", true), ("/", true), ("/a/b", true), ("/a~0b", true), ("/a~1b", true), ("/0", true),
+            ("a", false), ("/a~", false), ("/a~2", false), ("~0", false), ("/~x", false),
+        ])
     func jsonPointers(_ text: String, _ valid: Bool) {
         // The engine's one parser, as the config reader uses it.
         #expect(((try? JSONPointer(text)) != nil) == valid)
@@ -63,62 +72,71 @@ struct ConfigurationValuesTests {
         #expect(ConfigurationText.editDistance(Array("ab"), Array("ba")) == 1)
     }
 
-    @Test("CIDR membership", arguments: [
-        ("10.0.0.0/8", "10.255.1.2", true),
-        ("10.0.0.0/8", "11.0.0.1", false),
-        ("10.1.2.3/8", "10.9.9.9", true),
-        ("192.168.1.0/24", "192.168.1.255", true),
-        ("192.168.1.0/24", "192.168.2.0", false),
-        ("192.168.1.128/25", "192.168.1.127", false),
-        ("192.168.1.128/25", "192.168.1.200", true),
-        ("0.0.0.0/0", "203.0.113.9", true),
-        ("203.0.113.9", "203.0.113.9", true),
-        ("203.0.113.9", "203.0.113.10", false),
-        ("127.0.0.1/32", "::ffff:127.0.0.1", true),
-        ("10.0.0.0/8", "::ffff:10.1.1.1", true),
-        ("10.0.0.0/8", "::ffff:11.1.1.1", false),
-        ("10.0.0.0/8", "::ffff:a01:101", true),
-        ("10.0.0.0/8", "::10.1.1.1", false),
-        ("::1/128", "::1", true),
-        ("::1", "::2", false),
-        ("2001:db8::/32", "2001:db8:ffff::1", true),
-        ("2001:db8::/32", "2001:db9::1", false),
-        ("2001:db8::/32", "2001:0DB8:0:0:0:0:0:1", true),
-        ("fe80::/10", "fe80::1%eth0", true),
-        ("fe80::/10", "fec0::1", false),
-        ("::ffff:0:0/96", "192.0.2.1", true),
-        ("::/0", "10.0.0.1", true),
-        ("10.0.0.0/8", "10.0.0", false),
-        ("10.0.0.0/8", "not an address", false),
-        ("10.0.0.0/8", "", false),
-    ])
+    @Test(
+        "CIDR membership",
+        arguments: [
+            ("10.0.0.0/8", "10.255.1.2", true),
+            ("10.0.0.0/8", "11.0.0.1", false),
+            ("10.1.2.3/8", "10.9.9.9", true),
+            ("192.168.1.0/24", "192.168.1.255", true),
+            ("192.168.1.0/24", "192.168.2.0", false),
+            ("192.168.1.128/25", "192.168.1.127", false),
+            ("192.168.1.128/25", "192.168.1.200", true),
+            ("0.0.0.0/0", "203.0.113.9", true),
+            ("203.0.113.9", "203.0.113.9", true),
+            ("203.0.113.9", "203.0.113.10", false),
+            ("127.0.0.1/32", "::ffff:127.0.0.1", true),
+            ("10.0.0.0/8", "::ffff:10.1.1.1", true),
+            ("10.0.0.0/8", "::ffff:11.1.1.1", false),
+            ("10.0.0.0/8", "::ffff:a01:101", true),
+            ("10.0.0.0/8", "::10.1.1.1", false),
+            ("::1/128", "::1", true),
+            ("::1", "::2", false),
+            ("2001:db8::/32", "2001:db8:ffff::1", true),
+            ("2001:db8::/32", "2001:db9::1", false),
+            ("2001:db8::/32", "2001:0DB8:0:0:0:0:0:1", true),
+            ("fe80::/10", "fe80::1%eth0", true),
+            ("fe80::/10", "fec0::1", false),
+            ("::ffff:0:0/96", "192.0.2.1", true),
+            ("::/0", "10.0.0.1", true),
+            ("10.0.0.0/8", "10.0.0", false),
+            ("10.0.0.0/8", "not an address", false),
+            ("10.0.0.0/8", "", false),
+        ])
     func cidrContains(_ network: String, _ address: String, _ expected: Bool) throws {
         let cidr = try #require(CIDR(network))
         #expect(cidr.contains(address) == expected)
     }
 
-    @Test("invalid CIDRs", arguments: [
-        "", "10.0.0.0/", "10.0.0.0/33", "10.0.0/8", "10.0.0.256/8", "010.0.0.0/8", "::1/129", "1:2:3:4:5:6:7:8:9/64",
-        "1::2::3", "10.0.0.0/8/8", "10.0.0.0/-1", "fe80::1%eth0/64", "host/8", ":::1", "12345::/16",
-    ])
+    @Test(
+        "invalid CIDRs",
+        arguments: [
+            "", "10.0.0.0/", "10.0.0.0/33", "10.0.0/8", "10.0.0.256/8", "010.0.0.0/8", "::1/129",
+            "1:2:3:4:5:6:7:8:9/64",
+            "1::2::3", "10.0.0.0/8/8", "10.0.0.0/-1", "fe80::1%eth0/64", "host/8", ":::1", "12345::/16",
+        ])
     func invalidCIDR(_ text: String) {
         #expect(CIDR(text) == nil)
     }
 
-    @Test("listen addresses", arguments: [
-        ("0.0.0.0:8080", "0.0.0.0", 8080), ("127.0.0.1:0", "127.0.0.1", 0), ("localhost:9090", "localhost", 9090),
-        ("[::1]:8080", "::1", 8080), ("[::]:80", "::", 80), ("my-host.internal:65535", "my-host.internal", 65535),
-    ])
+    @Test(
+        "listen addresses",
+        arguments: [
+            ("0.0.0.0:8080", "0.0.0.0", 8080), ("127.0.0.1:0", "127.0.0.1", 0), ("localhost:9090", "localhost", 9090),
+            ("[::1]:8080", "::1", 8080), ("[::]:80", "::", 80), ("my-host.internal:65535", "my-host.internal", 65535),
+        ])
     func listenAddresses(_ text: String, _ host: String, _ port: Int) throws {
         let address = try ListenAddress(text)
         #expect(address == ListenAddress(host: host, port: port))
         #expect(address.description == text)
     }
 
-    @Test("invalid listen addresses", arguments: [
-        "", "8080", ":8080", "0.0.0.0", "0.0.0.0:", "0.0.0.0:65536", "0.0.0.0:-1", "0.0.0.0:http", "::1:8080",
-        "[::1]", "[::1]8080", "[zz]:80", "[::1:80", "256.0.0.1:80", "bad host:80", "1.2.3:80",
-    ])
+    @Test(
+        "invalid listen addresses",
+        arguments: [
+            "", "8080", ":8080", "0.0.0.0", "0.0.0.0:", "0.0.0.0:65536", "0.0.0.0:-1", "0.0.0.0:http", "::1:8080",
+            "[::1]", "[::1]8080", "[zz]:80", "[::1:80", "256.0.0.1:80", "bad host:80", "1.2.3:80",
+        ])
     func invalidListenAddresses(_ text: String) {
         #expect(throws: ValueSyntaxError.self) { try ListenAddress(text) }
     }
@@ -152,15 +170,20 @@ struct ConfigurationValuesTests {
         let value = "a/b?c#d e&f=g%h+i~j._-Ü"
         var expected = ""
         for byte in value.utf8 {
-            let unreserved = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            let unreserved =
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || (0x30...0x39).contains(byte) || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
-            expected += unreserved ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            expected +=
+                unreserved
+                ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
         }
         #expect(template.render(["id": value, "kind": ""]) == "http://legacy:3000/api/users/\(expected)/orders?kind=")
         #expect(expected == "a%2Fb%3Fc%23d%20e%26f%3Dg%25h%2Bi~j._-%C3%9C")
         let twice = try UpstreamTemplate("http://up/{a}-{a}")
         #expect(twice.render(["a": "x y"]) == "http://up/x%20y-x%20y")
-        for bad in ["http://{host}/a", "http://up/{a", "http://up/a}", "http://up/{1a}", "http://up/{}", "http://up/{a-b}"] {
+        for bad in [
+            "http://{host}/a", "http://up/{a", "http://up/a}", "http://up/{1a}", "http://up/{}", "http://up/{a-b}",
+        ] {
             #expect(throws: ValueSyntaxError.self, "\(bad)") { try UpstreamTemplate(bad) }
         }
     }

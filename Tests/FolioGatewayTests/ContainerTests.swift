@@ -52,7 +52,8 @@ struct ContainerTests {
         // The image's example config loads (it is what `docker run` without a mount serves).
         let copies = Self.contextCopies(dockerfile).filter { $0.sources.contains("config/folio.yaml") }
         #expect(copies.first?.destination == "/config/folio.yaml")
-        _ = try ConfigurationLoader.load(file: Self.root.appendingPathComponent("config/folio.yaml").path, environment: [:])
+        _ = try ConfigurationLoader.load(
+            file: Self.root.appendingPathComponent("config/folio.yaml").path, environment: [:])
     }
 
     /// The Deployment's Folio container (a native sidecar) and the config its ConfigMap carries.
@@ -63,14 +64,17 @@ struct ContainerTests {
     }
 
     static func example() throws -> Example {
-        let documents = try Yams.load_all(yaml: try text("config/kubernetes/deployment.yaml")).compactMap { $0 as? [String: Any] }
+        let documents = try Yams.load_all(yaml: try text("config/kubernetes/deployment.yaml")).compactMap {
+            $0 as? [String: Any]
+        }
         let deployment = try #require(documents.first { $0["kind"] as? String == "Deployment" })
         let template = try #require((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])
         let pod = try #require(template["spec"] as? [String: Any])
         let initContainers = try #require(pod["initContainers"] as? [[String: Any]])
         let folio = try #require(initContainers.first { $0["name"] as? String == "folio" })
 
-        let configMap = try #require(try Yams.load(yaml: try text("config/kubernetes/configmap.yaml")) as? [String: Any])
+        let configMap = try #require(
+            try Yams.load(yaml: try text("config/kubernetes/configmap.yaml")) as? [String: Any])
         let yaml = try #require((configMap["data"] as? [String: Any])?["folio.yaml"] as? String)
         let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "configmap.yaml")
         return Example(pod: pod, folio: folio, configuration: configuration)
@@ -119,9 +123,11 @@ struct ContainerTests {
         #expect(server.shutdownDelay > .zero, "a shutdownDelay lets endpoints be removed before the listener closes")
         // The sidecar is stopped after the app container, so the app's preStop sleep comes first.
         let containers = try #require(example.pod["containers"] as? [[String: Any]])
-        let appSleep = containers.compactMap {
-            ((($0["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["sleep"] as? [String: Any])?["seconds"] as? Int
-        }.max() ?? 0
+        let appSleep =
+            containers.compactMap {
+                ((($0["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["sleep"] as? [String: Any])?[
+                    "seconds"] as? Int
+            }.max() ?? 0
         let grace = try #require(example.pod["terminationGracePeriodSeconds"] as? Int)
         #expect(.seconds(grace) > .seconds(appSleep) + server.shutdownDelay + server.drainTimeout)
     }

@@ -21,7 +21,8 @@ import Testing
         let clock = TestClock()
         let version = Mutex("v1")
         try await withTestUpstream({ _ in .json(objectsBody(30, tag: version.withLock { $0 }).body) }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 10s, staleWhileRevalidate: 0s, staleIfError: 0s }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { ttl: 10s, staleWhileRevalidate: 0s, staleIfError: 0s }")
             try await withGateway(yaml, now: clock.now) { client, _ in
                 let first = try await client.execute(uri: "/objects?pageSize=10", method: .get)
                 let oldToken = try #require(first.json.paging["snapshot"] as? String)
@@ -70,7 +71,9 @@ import Testing
             try await withGateway(yaml, now: clock.now) { client, _ in
                 _ = try await client.execute(uri: "/objects", method: .get)
                 clock.advance(.milliseconds(9_500))
-                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=0")
+                #expect(
+                    try await client.execute(uri: "/objects", method: .get).header("Cache-Status")
+                        == "folio; hit; ttl=0")
                 clock.advance(.milliseconds(700))
                 let stale = try await client.execute(uri: "/objects", method: .get)
                 #expect(stale.header("Cache-Status") == "folio; hit; ttl=-1")
@@ -100,7 +103,9 @@ import Testing
     /// `no-cache`: every use goes upstream (conditionally when there are validators).
     @Test func noCacheListsAreNeverFreshHits() async throws {
         try await withTestUpstream({ request in
-            if request.header("If-None-Match") == "\"e1\"" { return TestUpstream.Reply(status: 304, headers: [("ETag", "\"e1\"")]) }
+            if request.header("If-None-Match") == "\"e1\"" {
+                return TestUpstream.Reply(status: 304, headers: [("ETag", "\"e1\"")])
+            }
             return .json(objectsBody(5).body, headers: [("Cache-Control", "no-cache"), ("ETag", "\"e1\"")])
         }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
@@ -115,7 +120,8 @@ import Testing
             }
         }
         // Without validators every use refetches.
-        try await withTestUpstream({ _ in .json(objectsBody(5).body, headers: [("Cache-Control", "no-cache")]) }) { upstream in
+        try await withTestUpstream({ _ in .json(objectsBody(5).body, headers: [("Cache-Control", "no-cache")]) }) {
+            upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
                 for _ in 0..<3 { _ = try await client.execute(uri: "/objects", method: .get) }
                 #expect(upstream.requestCount == 3)
@@ -156,7 +162,9 @@ import Testing
                 let first = try await client.execute(uri: "/objects", method: .get)
                 #expect(try first.json.paging["totalCount"] as? Int == 140)
                 #expect(upstream.requestCount == 14)
-                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=1")
+                #expect(
+                    try await client.execute(uri: "/objects", method: .get).header("Cache-Status")
+                        == "folio; hit; ttl=1")
                 clock.advance(.milliseconds(1_500))
                 let again = try await client.execute(uri: "/objects", method: .get)
                 #expect(again.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
@@ -166,15 +174,16 @@ import Testing
     }
 
     @Test func crawledFreshnessCombinesPages() {
-        let long = Freshness(storable: true, lifetime: .seconds(600), mustRevalidate: false, etag: "a", lastModified: nil)
+        let long = Freshness(
+            storable: true, lifetime: .seconds(600), mustRevalidate: false, etag: "a", lastModified: nil)
         let short = Freshness(storable: true, lifetime: .seconds(1), mustRevalidate: true, etag: nil, lastModified: "x")
-        let private_ = Freshness(storable: false, lifetime: .zero, mustRevalidate: false, reason: "private")
+        let uncacheable = Freshness(storable: false, lifetime: .zero, mustRevalidate: false, reason: "private")
         let combined = long.crawled(with: short)
         #expect(combined.lifetime == .seconds(1))
         #expect(combined.mustRevalidate)
         #expect(combined.etag == nil && combined.lastModified == nil)
-        #expect(!combined.crawled(with: private_).storable)
-        #expect(combined.crawled(with: private_).reason == "private")
+        #expect(!combined.crawled(with: uncacheable).storable)
+        #expect(combined.crawled(with: uncacheable).reason == "private")
     }
 
     // MARK: CORS on every route answer
@@ -193,7 +202,11 @@ import Testing
                     ("410", try await client.execute(uri: "/objects?snapshot=AAAAAAAAAAAAAAAA", method: .get)),
                     ("416", try await client.execute(uri: "/objects", method: .get, headers: [.range: "items=50-60"])),
                     ("400", try await client.execute(uri: "/objects?pageSize=abc", method: .get)),
-                    ("other origin", try await client.execute(uri: "/objects", method: .get, headers: [.origin: "https://evil.example"])),
+                    (
+                        "other origin",
+                        try await client.execute(
+                            uri: "/objects", method: .get, headers: [.origin: "https://evil.example"])
+                    ),
                 ]
                 for (name, answer) in answers {
                     #expect(answer.header("Access-Control-Expose-Headers") == CORSRules.exposed, "\(name)")
@@ -203,10 +216,13 @@ import Testing
                 #expect(answers[1].1.status == .notModified)
                 #expect(answers[2].1.status == .gone)
                 #expect(answers[3].1.status == .rangeNotSatisfiable)
-                let allowed = try await client.execute(uri: "/objects", method: .get, headers: [.origin: "https://app.example"])
+                let allowed = try await client.execute(
+                    uri: "/objects", method: .get, headers: [.origin: "https://app.example"])
                 #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
                 // A list answer also varies on Accept-Encoding (compression); Origin once.
-                let vary = (allowed.header("Vary") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let vary = (allowed.header("Vary") ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
                 #expect(vary.filter { $0 == "Origin" }.count == 1)
                 #expect(vary.contains("Accept-Encoding"))
             }
@@ -252,7 +268,8 @@ import Testing
         try await withTestUpstream({ _ in .json(#"{"ok":1}"#) }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
                 let connection = try await RawConnection.open(port: try #require(client.port))
-                try await connection.send("POST /objects HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+                try await connection.send(
+                    "POST /objects HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
                 #expect(await connection.waitFor("{\"ok\":1}"), "\(connection.received)")
                 #expect(upstream.requestCount == 1)
                 await connection.close()

@@ -15,12 +15,15 @@ import Testing
         let demo = DemoUpstream.application(logger: logger) { _ in }
         try await demo.test(.live) { upstreamClient in
             let port = try #require(upstreamClient.port)
-            let yaml = template
+            let yaml =
+                template
                 .replacingOccurrences(of: "http://demo-upstream", with: "http://127.0.0.1:\(port)")
                 .replacingOccurrences(of: "listen: 127.0.0.1:8080", with: "listen: 127.0.0.1:0")
                 .replacingOccurrences(of: "admin: 127.0.0.1:0", with: "admin: null")
             try await withGateway(yaml) { client, _ in
-                for query in ["pageSize=500", "pageSize=500&offset=500", "pageSize=500&offset=1000", "pageSize=7&page=3"] {
+                for query in [
+                    "pageSize=500", "pageSize=500&offset=500", "pageSize=500&offset=1000", "pageSize=7&page=3",
+                ] {
                     let whole = try await client.execute(uri: "/objects?\(query)", method: .get)
                     let crawled = try await client.execute(uri: "/paged-objects?\(query)", method: .get)
                     #expect(crawled.status == .ok)

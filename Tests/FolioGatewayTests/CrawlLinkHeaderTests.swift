@@ -16,7 +16,10 @@ import Testing
             #"<https://x.test/p1>; rel="first", <https://x.test/p3>; rel="prev""#,
             #"<https://x.test/p5>; rel=last, <https://x.test/p4>; rel="next""#,
         ])
-        #expect(header.links.map(\.target) == ["https://x.test/p1", "https://x.test/p3", "https://x.test/p5", "https://x.test/p4"])
+        #expect(
+            header.links.map(\.target) == [
+                "https://x.test/p1", "https://x.test/p3", "https://x.test/p5", "https://x.test/p4",
+            ])
         #expect(header.links.map(\.relations) == [["first"], ["prev"], ["last"], ["next"]])
         #expect(header.next == "https://x.test/p4")
     }

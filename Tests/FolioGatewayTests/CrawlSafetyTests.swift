@@ -25,10 +25,14 @@ import Testing
                     let before = upstream.requestCount
                     upstream.setHandler { request in
                         var reply = paged.reply(request)
-                        if paged.pageIndex(request) == 1 { reply.headers = reply.headers.filter { $0.0 != "Link" } + [("Link", "<\(target)>; rel=\"next\"")] }
+                        if paged.pageIndex(request) == 1 {
+                            reply.headers =
+                                reply.headers.filter { $0.0 != "Link" } + [("Link", "<\(target)>; rel=\"next\"")]
+                        }
                         return reply
                     }
-                    try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+                    try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys()))
+                    { client, _ in
                         let response = try await client.execute(uri: "/objects", method: .get)
                         #expect(response.status == .badGateway, "\(target)")
                         #expect(try problemCode(response) == "upstream-crawl-foreign-origin")
@@ -50,7 +54,8 @@ import Testing
         }) { upstream in
             // The configured URL names page 1 explicitly, as a link back to it would.
             let base = target == "/items" ? "/items" : "/items?page=1"
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + base, route: paged.routeKeys())) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + base, route: paged.routeKeys())) {
+                client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
                 #expect(response.status == .badGateway)
                 #expect(try problemCode(response) == "upstream-crawl-loop")
@@ -62,7 +67,8 @@ import Testing
     @Test func unusableNextFieldFailsTheFill() async throws {
         try await withTestUpstream({ _ in .json(#"{"items":[1,2],"next":42}"#) }) { upstream in
             let paged = PagedUpstream(count: 0, style: .nextField)
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) {
+                client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
                 #expect(response.status == .badGateway)
             }
@@ -75,14 +81,18 @@ import Testing
     @Test func moreThanMaxPagesFails() async throws {
         let paged = PagedUpstream(count: 100, style: .linkHeader)  // 5 pages
         try await withTestUpstream({ paged.reply($0) }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))) { client, _ in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))
+            ) { client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
                 #expect(response.status == .badGateway)
                 #expect(try problemCode(response) == "upstream-crawl-too-many-pages")
             }
             #expect(upstream.requestCount == 4)
             upstream.setHandler { paged.reply($0) }
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 5"))) { client, _ in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 5"))
+            ) { client, _ in
                 let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
                 #expect(response.status == .ok)
                 expectSameItems(try rawItems(response.text), paged.elements)
@@ -93,7 +103,9 @@ import Testing
     @Test func totalNeedingMoreThanMaxPagesFailsAfterTheFirstPage() async throws {
         let paged = PagedUpstream(count: 100, style: .offset, total: true)
         try await withTestUpstream({ paged.reply($0) }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))) { client, _ in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("maxPages: 4"))
+            ) { client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
                 #expect(response.status == .badGateway)
                 #expect(try problemCode(response) == "upstream-crawl-too-many-pages")
@@ -144,9 +156,11 @@ import Testing
     // MARK: - Failing pages
 
     @Test func firstPageErrorIsPassedThrough() async throws {
-        try await withTestUpstream({ _ in .text("no such list", status: 404, headers: [("X-Legacy", "1")]) }) { upstream in
+        try await withTestUpstream({ _ in .text("no such list", status: 404, headers: [("X-Legacy", "1")]) }) {
+            upstream in
             let paged = PagedUpstream(count: 0, style: .linkHeader)
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) {
+                client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
                 #expect(response.status == .notFound)
                 #expect(response.text == "no such list")
@@ -178,7 +192,8 @@ import Testing
             switch fault {
             case .status: return .text("boom", status: 500)
             case .truncated:
-                reply.headers = reply.headers.filter { $0.0 != "Content-Length" } + [("Content-Length", "\(reply.body.count)")]
+                reply.headers =
+                    reply.headers.filter { $0.0 != "Content-Length" } + [("Content-Length", "\(reply.body.count)")]
                 reply.body = Array(reply.body.prefix(reply.body.count / 2))
                 reply.truncate = true
             case .invalidJSON: reply.body = Array("[{\"id\":1},".utf8)
@@ -208,7 +223,8 @@ import Testing
         try await withTestUpstream({ paged.reply($0) }) { upstream in
             for (maxItems, status) in [(59, 502), (60, 200)] {
                 let yaml = gatewayYAML(
-                    upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { maxItems: \(maxItems) }")
+                    upstream: upstream.baseURL + "/items", route: paged.routeKeys(),
+                    top: "limits: { maxItems: \(maxItems) }")
                 try await withGateway(yaml) { client, _ in
                     let response = try await client.execute(uri: "/objects", method: .get)
                     #expect(response.status.code == status)
@@ -223,8 +239,10 @@ import Testing
         let paged = PagedUpstream(count: 100, style: style, total: style.isStepping)
         try await withTestUpstream({ paged.reply($0) }) { upstream in
             // Every page fits on its own, all of them together do not.
-            let pageBytes = paged.reply(TestUpstream.Recorded(method: "GET", path: "/items", query: nil, headers: [], body: []))
-                .body.count
+            let pageBytes = paged.reply(
+                TestUpstream.Recorded(method: "GET", path: "/items", query: nil, headers: [], body: [])
+            )
+            .body.count
             let yaml = gatewayYAML(
                 upstream: upstream.baseURL + "/items", route: paged.routeKeys(),
                 top: "limits: { maxUpstreamBytes: \(pageBytes * 3)B }")
@@ -245,7 +263,8 @@ import Testing
             reply.delay = .milliseconds(20)
             return reply
         }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) {
+                client, _ in
                 let statuses = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
                     for _ in 0..<8 {
                         group.addTask {
@@ -310,7 +329,10 @@ import Testing
         let waiting = NIOLockedValueBox((now: 0, most: 0))
         try await withTestUpstream({ request in
             guard paged.pageIndex(request) > 0 else { return paged.reply(request) }
-            waiting.withLockedValue { $0.now += 1; $0.most = max($0.most, $0.now) }
+            waiting.withLockedValue {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
             // Released when all 16 are here; the deadline only ends a failing run.
             let deadline = ContinuousClock.now + .seconds(5)
             while waiting.withLockedValue({ $0.now }) < 16, ContinuousClock.now < deadline {

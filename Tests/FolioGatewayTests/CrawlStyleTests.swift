@@ -29,7 +29,10 @@ import Testing
         let paged = PagedUpstream(count: 40 * 20 + 11, style: style, total: true)
         let inFlight = NIOLockedValueBox((now: 0, most: 0))
         try await withTestUpstream({ request in
-            inFlight.withLockedValue { $0.now += 1; $0.most = max($0.most, $0.now) }
+            inFlight.withLockedValue {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...25)))
             inFlight.withLockedValue { $0.now -= 1 }
             return paged.reply(request)

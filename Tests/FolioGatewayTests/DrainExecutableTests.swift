@@ -57,7 +57,9 @@ struct DrainExecutableTests {
 
                 folio.signal(SIGTERM)
                 #expect(try await folio.exitStatus() == 1)
-                try await folio.waitForLog("drain timeout") { ($0["message"] as? String)?.hasPrefix("drain timeout") == true }
+                try await folio.waitForLog("drain timeout") {
+                    ($0["message"] as? String)?.hasPrefix("drain timeout") == true
+                }
                 // The client saw its request cut off, not answered.
                 #expect((try? await slow.value)?.status != 200)
                 gate.open()

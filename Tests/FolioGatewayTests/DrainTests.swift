@@ -19,7 +19,8 @@ struct DrainTests {
             await gate.wait()
             return .json(body)
         }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "shutdownDelay: 0s\ndrainTimeout: 60s")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, server: "shutdownDelay: 0s\ndrainTimeout: 60s")
             let (_, termination) = try await withFolio(yaml) { folio in
                 let slow = Task { try await folio.get("\(folio.client)/objects?pageSize=10") }
                 try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
@@ -85,7 +86,9 @@ struct DrainTests {
 
     @Test func idleServerDrainsCleanly() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            let (_, termination) = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio async throws in
+            let (_, termination) = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
+            ) { folio async throws in
                 #expect(try await folio.get("\(folio.client)/objects").status == 200)
             }
             #expect(termination == .drained)

@@ -14,7 +14,9 @@ struct FillPipelineTests {
     let clock = TestClock()
 
     /// The pipeline and the one route of `routeKeys` (YAML lines of the route mapping).
-    func pipeline(_ upstream: MemoryUpstream, routeKeys: String = "", top: String = "") throws -> (FillPipeline, CompiledRoute) {
+    func pipeline(_ upstream: MemoryUpstream, routeKeys: String = "", top: String = "") throws -> (
+        FillPipeline, CompiledRoute
+    ) {
         let configuration = try ConfigurationLoader.parse(
             yaml: gatewayYAML(upstream: Self.url, route: routeKeys, top: top), file: "test.yaml")
         let route = CompiledRoute(
@@ -151,8 +153,9 @@ struct FillPipelineTests {
             Issue.record("expected a stored snapshot, asked \(upstream.requests.map(\.url))")
             return
         }
-        #expect((0..<snapshot.list.count).map { String(decoding: snapshot.list.element($0), as: UTF8.self) }
-            == ["1", "2", "3", "4", "5"])
+        #expect(
+            (0..<snapshot.list.count).map { String(decoding: snapshot.list.element($0), as: UTF8.self) }
+                == ["1", "2", "3", "4", "5"])
         #expect(snapshot.freshUntil - snapshot.storedAt == .seconds(40))
         #expect(Set(upstream.requests.map(\.url)) == [page(1), page(2), page(3)])
         #expect(snapshot.token == (try reference("[1,2,3,4,5]").token))

@@ -35,7 +35,9 @@ struct FreshnessTests {
         Row(headers: ["Vary": "Accept, *"], storable: false, seconds: 0),
         Row(headers: ["Vary": "Authorization"], seconds: 30),
         Row(headers: ["Vary": "Accept, Cookie"], storable: false, seconds: 0, sharedWithCredentials: true),
-        Row(headers: ["Expires": "Thu, 01 Jan 2026 00:10:00 GMT", "Date": "Thu, 01 Jan 2026 00:00:00 GMT"], seconds: 600),
+        Row(
+            headers: ["Expires": "Thu, 01 Jan 2026 00:10:00 GMT", "Date": "Thu, 01 Jan 2026 00:00:00 GMT"], seconds: 600
+        ),
         Row(headers: ["Expires": "0"], seconds: 0),
         Row(headers: ["Expires": "Thu, 01 Jan 2026 00:10:00 GMT", "Cache-Control": "max-age=5"], seconds: 5),
     ]

@@ -22,7 +22,8 @@ import Testing
     @Test func maxAgeIsReusedUntilItExpiresWithAge() async throws {
         let clock = TestClock()
         try await withTestUpstream({ _ in Self.reply([("Cache-Control", "max-age=100")]) }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) {
+                client, _ in
                 let first = try await client.execute(uri: "/objects", method: .get)
                 #expect(first.header("Cache-Status") == "folio; fwd=miss; stored")
                 clock.advance(.seconds(30))
@@ -42,15 +43,22 @@ import Testing
         try await withTestUpstream({ request in
             request.path == "/plain" ? Self.reply([]) : Self.reply([("Cache-Control", "max-age=10, s-maxage=200")])
         }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) {
+                client, _ in
                 _ = try await client.execute(uri: "/objects", method: .get)
                 clock.advance(.seconds(100))
-                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=100")
+                #expect(
+                    try await client.execute(uri: "/objects", method: .get).header("Cache-Status")
+                        == "folio; hit; ttl=100")
             }
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/plain", route: Self.noStale), now: clock.now) { client, _ in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL + "/plain", route: Self.noStale), now: clock.now
+            ) { client, _ in
                 _ = try await client.execute(uri: "/objects", method: .get)
                 clock.advance(.seconds(45))
-                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=15")
+                #expect(
+                    try await client.execute(uri: "/objects", method: .get).header("Cache-Status")
+                        == "folio; hit; ttl=15")
             }
         }
     }
@@ -86,7 +94,9 @@ import Testing
 
     @Test func noCacheIsStoredButRevalidatedEveryTime() async throws {
         try await withTestUpstream({ request in
-            if request.header("If-None-Match") == "\"v1\"" { return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\"")]) }
+            if request.header("If-None-Match") == "\"v1\"" {
+                return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\"")])
+            }
             return Self.reply([("Cache-Control", "no-cache"), ("ETag", "\"v1\"")])
         }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
@@ -104,9 +114,12 @@ import Testing
             if request.header("If-None-Match") == "\"v1\"" {
                 return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=50")])
             }
-            return Self.reply([("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("Last-Modified", "Sat, 21 Nov 2026 10:00:00 GMT")])
+            return Self.reply([
+                ("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("Last-Modified", "Sat, 21 Nov 2026 10:00:00 GMT"),
+            ])
         }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) {
+                client, _ in
                 let first = try await client.execute(uri: "/objects", method: .get)
                 let token = try first.json.paging["snapshot"] as? String
                 clock.advance(.seconds(20))
@@ -117,7 +130,9 @@ import Testing
                 #expect(conditional.header("If-None-Match") == "\"v1\"")
                 #expect(conditional.header("If-Modified-Since") == "Sat, 21 Nov 2026 10:00:00 GMT")
                 clock.advance(.seconds(10))
-                #expect(try await client.execute(uri: "/objects", method: .get).header("Cache-Status") == "folio; hit; ttl=40")
+                #expect(
+                    try await client.execute(uri: "/objects", method: .get).header("Cache-Status")
+                        == "folio; hit; ttl=40")
             }
         }
     }
@@ -132,7 +147,8 @@ import Testing
             if tag == "v2" { reply.delay = .seconds(1) }
             return reply
         }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 30s, staleIfError: 0s }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { staleWhileRevalidate: 30s, staleIfError: 0s }")
             try await withGateway(yaml, now: clock.now) { client, _ in
                 _ = try await client.execute(uri: "/objects", method: .get)
                 version.withLock { $0 = "v2" }
@@ -200,10 +216,13 @@ import Testing
             return reply
         }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-                let statuses = try await concurrentGets(client, (0..<100).map { "/objects?offset=\($0)" }).map(\.cacheStatus)
+                let statuses = try await concurrentGets(client, (0..<100).map { "/objects?offset=\($0)" }).map(
+                    \.cacheStatus)
                 #expect(upstream.requestCount == 1)
                 #expect(statuses.count(where: { $0 == "folio; fwd=miss; stored" }) == 1)
-                #expect(statuses.count(where: { $0 == "folio; fwd=miss; collapsed" || $0?.hasPrefix("folio; hit") == true }) == 99)
+                #expect(
+                    statuses.count(where: { $0 == "folio; fwd=miss; collapsed" || $0?.hasPrefix("folio; hit") == true })
+                        == 99)
             }
         }
     }
@@ -228,9 +247,11 @@ import Testing
         try await withTestUpstream({ request in
             .json(#"[{"owner":"\#(request.header("Authorization") ?? "anonymous")"}]"#)
         }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "authorized: perCredential")) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "authorized: perCredential")) {
+                client, _ in
                 for user in ["alice", "bob", "alice", "bob"] {
-                    let response = try await client.execute(uri: "/objects", method: .get, headers: [.authorization: user])
+                    let response = try await client.execute(
+                        uri: "/objects", method: .get, headers: [.authorization: user])
                     #expect(try rawItems(response.text) == [#"{"owner":"\#(user)"}"#])
                 }
                 let anonymous = try await client.execute(uri: "/objects", method: .get)
@@ -287,7 +308,8 @@ import Testing
         let version = Mutex("v1")
         try await withTestUpstream({ _ in .json(objectsBody(5, tag: version.withLock { $0 }).body) }) { upstream in
             let adminPort = Mutex<Int?>(nil)
-            let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(of: "admin: null", with: "admin: 127.0.0.1:0")
+            let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
+                of: "admin: null", with: "admin: 127.0.0.1:0")
             let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
             let server = try buildApplication(
                 configuration: configuration, logger: .init(label: "test"),

@@ -11,7 +11,9 @@ import Testing
 @Suite struct GatewayErrorTests {
     @Test func badParametersAre400() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(10).body) }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "maxPageSize: 50\noverMaxPageSize: reject")) { client, _ in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL, route: "maxPageSize: 50\noverMaxPageSize: reject")
+            ) { client, _ in
                 for uri in [
                     "/objects?pageSize=abc", "/objects?pageSize=-1", "/objects?pageSize=%2B5", "/objects?pageSize=0",
                     "/objects?offset=9007199254740993", "/objects?offset=1&page=1", "/objects?pageSize=5&pageSize=5",
@@ -70,7 +72,9 @@ import Testing
 
     @Test func upstreamErrorStatusIsPassedThrough() async throws {
         try await withTestUpstream({ _ in
-            .json(#"{"error":"nope"}"#, status: 404, headers: [("X-Upstream", "yes"), ("Connection", "X-Secret"), ("X-Secret", "1")])
+            .json(
+                #"{"error":"nope"}"#, status: 404,
+                headers: [("X-Upstream", "yes"), ("Connection", "X-Secret"), ("X-Secret", "1")])
         }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
@@ -94,7 +98,8 @@ import Testing
             reply.delay = .seconds(3)
             return reply
         }) { slow in
-            try await withGateway(gatewayYAML(upstream: slow.baseURL, top: "limits:\n  upstreamTimeout: 300ms")) { client, _ in
+            try await withGateway(gatewayYAML(upstream: slow.baseURL, top: "limits:\n  upstreamTimeout: 300ms")) {
+                client, _ in
                 try checkProblem(try await client.execute(uri: "/objects", method: .get), status: 504)
             }
         }
@@ -104,7 +109,9 @@ import Testing
         return try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { foreign in
             try await withTestUpstream({ request in
                 if request.path == "/moved" { return .json(objectsBody(4).body) }
-                if request.path == "/local" { return TestUpstream.Reply(status: 302, headers: [("Location", "/moved")], body: []) }
+                if request.path == "/local" {
+                    return TestUpstream.Reply(status: 302, headers: [("Location", "/moved")], body: [])
+                }
                 return TestUpstream.Reply(status: 302, headers: [("Location", foreign.baseURL + "/objects")], body: [])
             }) { upstream in
                 try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/away")) { client, _ in
@@ -124,7 +131,8 @@ import Testing
         try await withTestUpstream({ _ in
             healthy.withLock { $0 } ? .json(objectsBody(10).body) : .json("boom", status: 500)
         }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 5m }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 5m }")
             try await withGateway(yaml) { client, _ in
                 let good = try await client.execute(uri: "/objects", method: .get)
                 let token = try good.json.paging["snapshot"] as? String

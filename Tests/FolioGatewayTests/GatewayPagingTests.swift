@@ -92,7 +92,9 @@ import Testing
                 for i in 0..<50 {
                     let response = try await client.execute(uri: "/objects?pageSize=20&offset=\(i * 20)", method: .get)
                     #expect(response.status == .ok)
-                    #expect(response.header("Cache-Status") == (i == 0 ? "folio; fwd=miss; stored" : response.header("Cache-Status")))
+                    #expect(
+                        response.header("Cache-Status")
+                            == (i == 0 ? "folio; fwd=miss; stored" : response.header("Cache-Status")))
                     if i > 0 { #expect(response.header("Cache-Status")?.hasPrefix("folio; hit; ttl=") == true) }
                 }
                 #expect(upstream.requestCount == 1)
@@ -108,7 +110,8 @@ import Testing
             return reply
         }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
-                let answers = try await concurrentGets(client, (0..<30).map { "/objects?pageSize=10&offset=\($0 * 10)" })
+                let answers = try await concurrentGets(
+                    client, (0..<30).map { "/objects?pageSize=10&offset=\($0 * 10)" })
                 #expect(answers.allSatisfy { $0.status == 200 })
                 let statuses = answers.map(\.cacheStatus)
                 #expect(upstream.requestCount == 1)
@@ -160,12 +163,15 @@ import Testing
                 let tail = try await client.execute(uri: "/objects", method: .get, headers: [.range: "items=1330-1400"])
                 #expect(tail.status == .partialContent)
                 #expect(tail.header("Content-Range") == "items 1330-1336/1337")
-                let beyond = try await client.execute(uri: "/objects", method: .get, headers: [.range: "items=1337-1340"])
+                let beyond = try await client.execute(
+                    uri: "/objects", method: .get, headers: [.range: "items=1337-1340"])
                 #expect(beyond.status == .rangeNotSatisfiable)
                 #expect(beyond.header("Content-Range") == "items */1337")
-                let conflict = try await client.execute(uri: "/objects?offset=3", method: .get, headers: [.range: "items=0-4"])
+                let conflict = try await client.execute(
+                    uri: "/objects?offset=3", method: .get, headers: [.range: "items=0-4"])
                 #expect(conflict.status == .badRequest)
-                let malformed = try await client.execute(uri: "/objects?pageSize=5", method: .get, headers: [.range: "bytes=0-4"])
+                let malformed = try await client.execute(
+                    uri: "/objects?pageSize=5", method: .get, headers: [.range: "bytes=0-4"])
                 #expect(malformed.status == .ok)
             }
         }
@@ -178,15 +184,18 @@ import Testing
                 let first = try await client.execute(uri: "/objects?pageSize=10", method: .get)
                 let etag = try #require(first.header("ETag"))
                 #expect(etag.hasPrefix("W/\""))
-                let again = try await client.execute(uri: "/objects?pageSize=10", method: .get, headers: [.ifNoneMatch: etag])
+                let again = try await client.execute(
+                    uri: "/objects?pageSize=10", method: .get, headers: [.ifNoneMatch: etag])
                 #expect(again.status == .notModified)
                 #expect(again.header("ETag") == etag)
                 #expect(again.header("X-Total-Count") == "40")
                 #expect(again.header("Link") == first.header("Link"))
                 #expect(again.header("Cache-Status") != nil)
-                let listed = try await client.execute(uri: "/objects?pageSize=10", method: .get, headers: [.ifNoneMatch: "\"x\", \(etag)"])
+                let listed = try await client.execute(
+                    uri: "/objects?pageSize=10", method: .get, headers: [.ifNoneMatch: "\"x\", \(etag)"])
                 #expect(listed.status == .notModified)
-                let other = try await client.execute(uri: "/objects?pageSize=11", method: .get, headers: [.ifNoneMatch: etag])
+                let other = try await client.execute(
+                    uri: "/objects?pageSize=11", method: .get, headers: [.ifNoneMatch: etag])
                 #expect(other.status == .ok)
                 let meta = try await client.execute(uri: "/objects?pageSize=10&metadataOnly", method: .get)
                 #expect(meta.header("ETag") != etag, "representation is part of the ETag")

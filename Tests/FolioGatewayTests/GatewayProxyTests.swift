@@ -16,7 +16,10 @@ import Testing
                 let response = try await withHTTPClient { http in
                     try await http.answer(
                         "http://127.0.0.1:\(try #require(client.port))/objects?pageSize=10",
-                        headers: [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("Forwarded", "host=evil.example")])
+                        headers: [
+                            ("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"),
+                            ("Forwarded", "host=evil.example"),
+                        ])
                 }
                 #expect(response.status == 200)
                 #expect(!response.text.contains("evil.example"))
@@ -43,7 +46,9 @@ import Testing
 
     @Test func forwardedForAndRequestID() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")) { client, _ in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")
+            ) { client, _ in
                 let response = try await client.execute(
                     uri: "/objects", method: .get,
                     headers: [.xForwardedFor: "6.6.6.6", .xRequestID: "abc-123"])
@@ -52,7 +57,8 @@ import Testing
                 let xff = try #require(recorded.header("X-Forwarded-For"))
                 #expect(!xff.contains("6.6.6.6"), "an untrusted peer's X-Forwarded-For is replaced")
                 #expect(recorded.header("X-Request-ID") == "abc-123")
-                let bad = try await client.execute(uri: "/objects", method: .get, headers: [.xRequestID: "no spaces allowed"])
+                let bad = try await client.execute(
+                    uri: "/objects", method: .get, headers: [.xRequestID: "no spaces allowed"])
                 let replaced = try #require(bad.header("X-Request-ID"))
                 #expect(replaced != "no spaces allowed" && !replaced.isEmpty)
             }
@@ -66,8 +72,10 @@ import Testing
             try await withGateway(yaml) { client, _ in
                 let preflight = try await client.execute(
                     uri: "/objects", method: .options,
-                    headers: [.origin: "https://app.example.com", .accessControlRequestMethod: "GET",
-                              .accessControlRequestHeaders: "X-Custom, Range"])
+                    headers: [
+                        .origin: "https://app.example.com", .accessControlRequestMethod: "GET",
+                        .accessControlRequestHeaders: "X-Custom, Range",
+                    ])
                 #expect(preflight.status == .noContent)
                 #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example.com")
                 #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, POST, PUT, PATCH, DELETE")
@@ -80,7 +88,8 @@ import Testing
                 #expect(foreign.status == .noContent)
                 #expect(foreign.header("Allow") != nil)
                 #expect(foreign.header("Access-Control-Allow-Origin") == nil)
-                let simple = try await client.execute(uri: "/objects", method: .get, headers: [.origin: "https://app.example.com"])
+                let simple = try await client.execute(
+                    uri: "/objects", method: .get, headers: [.origin: "https://app.example.com"])
                 #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example.com")
                 #expect(upstream.requests.allSatisfy { $0.method == "GET" }, "preflights never reach the upstream")
             }

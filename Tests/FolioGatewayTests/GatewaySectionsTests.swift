@@ -42,9 +42,11 @@ import Testing
                 // Folded: ÆLFRIC < ANDERS < ANNA < BELA < BOB …
                 #expect(Array(order.prefix(5)) == [12, 9, 2, 15, 7].map { elements[$0] })
 
-                let index = try await client.execute(uri: "/objects?groupBy=alphabetical&metadataOnly&x=1", method: .get)
+                let index = try await client.execute(
+                    uri: "/objects?groupBy=alphabetical&metadataOnly&x=1", method: .get)
                 #expect(index.status == .ok)
-                let sections = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
+                let sections = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
                 let titles = sections.compactMap { $0["title"] as? String }
                 #expect(titles.last == "#")
                 #expect(titles.first == "A")
@@ -61,7 +63,9 @@ import Testing
                     let page = try await client.execute(uri: url + "&pageSize=100", method: .get)
                     let items = try rawItems(page.text)
                     #expect(items.count == count, "section \(section["title"] ?? "")")
-                    #expect(items == Array(order[expectedOffset..<expectedOffset + count]), "sections are contiguous in the sorted order")
+                    #expect(
+                        items == Array(order[expectedOffset..<expectedOffset + count]),
+                        "sections are contiguous in the sorted order")
                     walked += items
                     expectedOffset += count
                 }
@@ -84,7 +88,9 @@ import Testing
                 let z = try await client.execute(uri: "/objects?beginsWith=z&pageSize=1&sort=-id", method: .get)
                 let zPaging = try z.json.paging
                 #expect(zPaging["totalCount"] as? Int == 2)
-                #expect(try rawItems(z.text).first?.contains("\"Zed\"") == true, "Zed (id 14) before zoë (id 1) in -id order")
+                #expect(
+                    try rawItems(z.text).first?.contains("\"Zed\"") == true,
+                    "Zed (id 14) before zoë (id 1) in -id order")
                 let next = try #require(zPaging["next"] as? String)
                 #expect(next.hasPrefix("/objects?beginsWith=z&sort=-id&pageSize=1&offset=1&snapshot="))
                 let second = try await client.execute(uri: next, method: .get)
@@ -98,7 +104,8 @@ import Testing
         try await withTestUpstream({ _ in .json(body) }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
                 let index = try await client.execute(uri: "/objects?groupBy=category&metadataOnly", method: .get)
-                let sections = try #require(try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
+                let sections = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
                 #expect(sections.compactMap { $0["title"] as? String } == ["a", "b", "c"])
                 for section in sections {
                     let title = try #require(section["title"] as? String)
@@ -119,8 +126,10 @@ import Testing
         let (body, elements) = Self.body()
         try await withTestUpstream({ _ in .json(body) }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
-                let up = try rawItems(try await client.execute(uri: "/objects?pageSize=100&sort=name", method: .get).text)
-                let down = try rawItems(try await client.execute(uri: "/objects?pageSize=100&sort=-name", method: .get).text)
+                let up = try rawItems(
+                    try await client.execute(uri: "/objects?pageSize=100&sort=name", method: .get).text)
+                let down = try rawItems(
+                    try await client.execute(uri: "/objects?pageSize=100&sort=-name", method: .get).text)
                 let named = up.filter { $0.contains("\"name\":\"") }
                 #expect(Array(down.prefix(named.count)) == named.reversed(), "strings reversed, missing/null stay last")
                 #expect(up.count == elements.count && down.count == elements.count)

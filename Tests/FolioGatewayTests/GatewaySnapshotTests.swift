@@ -14,7 +14,8 @@ import Testing
         let version = Mutex("v1")
         try await withTestUpstream({ _ in .json(objectsBody(50, tag: version.withLock { $0 }).body) }) { upstream in
             // ttl 0: every unpinned request refills, so the second fill sees v2.
-            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }")
             try await withGateway(yaml) { client, _ in
                 let first = try await client.execute(uri: "/objects?pageSize=10", method: .get)
                 let oldToken = try #require(first.json.paging["snapshot"] as? String)
@@ -47,7 +48,9 @@ import Testing
                 #expect(problem["status"] as? Int == 410)
                 #expect((problem["type"] as? String)?.isEmpty == false)
                 #expect(gone.header("Link") == "</objects?pageSize=2&offset=0&snapshot=\(token)>; rel=\"first\"")
-                #expect(upstream.requestCount == 1, "a fresh list that lacks the token answers 410 without an upstream request")
+                #expect(
+                    upstream.requestCount == 1,
+                    "a fresh list that lacks the token answers 410 without an upstream request")
             }
         }
     }

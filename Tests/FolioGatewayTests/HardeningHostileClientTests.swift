@@ -30,7 +30,7 @@ import Testing
         "pageSize=99999999999999999999999999", "offset=-0", "offset=-1", "page=-1", "pageSize=%2B5", "pageSize=+5",
         "pageSize=5%20", "pageSize=%205", "pageSize=1.0", "pageSize=0x10", "pageSize=1e3", "offset=9007199254740993",
         "page=9007199254740992&pageSize=50", "page=180143985094820&pageSize=50", "pageSize=",
-        "offset=%EF%BC%91", // a fullwidth digit one
+        "offset=%EF%BC%91",  // a fullwidth digit one
         // Bad percent-encoding and invalid UTF-8.
         "x=%", "x=%4", "x=%GG", "%=1", "x=%C3%28", "x=%ED%A0%80", "x=%F4%90%80%80", "x=%C0%AF",
         // Section parameters out of their cases.
@@ -52,7 +52,9 @@ import Testing
             try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
                 let baseline = try await client.execute(uri: "/objects?pageSize=3", method: .get)
                 let baselineItems = try rawItems(baseline.text)
-                for other in ["page+Size=9", "PageSize=9", "pagesize=9", "pageSize%00=9", "offset[]=4", "page.size=9", "Tag=zz"] {
+                for other in [
+                    "page+Size=9", "PageSize=9", "pagesize=9", "pageSize%00=9", "offset[]=4", "page.size=9", "Tag=zz",
+                ] {
                     let response = try await client.execute(uri: "/objects?pageSize=3&" + other, method: .get)
                     #expect(response.status == .ok, "\(other)")
                     #expect(try rawItems(response.text) == baselineItems, "\(other) changed the page")
@@ -69,7 +71,10 @@ import Testing
                 // é finds the E section: Émile, Eagle, eel (sorted by folded name).
                 let e = try await client.execute(uri: "/objects?beginsWith=%C3%A9", method: .get)
                 #expect(e.status == .ok)
-                let names = try rawItems(e.text).map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["name"] as? String }
+                let names = try rawItems(e.text).map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["name"]
+                        as? String
+                }
                 #expect(Set(names.compactMap { $0 }) == ["Émile", "Eagle", "eel"])
                 #expect(e.text.contains("beginsWith=%C3%A9"), "links keep the client's encoding")
 
@@ -84,15 +89,19 @@ import Testing
                 // socket) are refused by the server stack with a bare 400: Folio's own parsing of
                 // them (QueryString, fixed after fuzzing) is only reached percent-encoded.
                 let connection = try await RawConnection.open(port: try #require(client.port))
-                try await connection.send("GET /objects?\u{301}=1&pageSize=2&\u{301}y=\u{301} HTTP/1.1\r\nHost: x\r\n\r\n")
+                try await connection.send(
+                    "GET /objects?\u{301}=1&pageSize=2&\u{301}y=\u{301} HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await connection.waitForClose())
                 #expect(connection.received.hasPrefix("HTTP/1.1 400"), "\(connection.received)")
                 let encoded = try await client.execute(uri: "/objects?%CC%81=1&pageSize=2&%CC%81y=%CC%81", method: .get)
                 #expect(try encoded.json.paging["pageSize"] as? Int == 2)
-                #expect(try (encoded.json.paging["next"] as? String)?.hasPrefix("/objects?%CC%81=1&%CC%81y=%CC%81&pageSize=2&offset=2") == true)
+                #expect(
+                    try (encoded.json.paging["next"] as? String)?.hasPrefix(
+                        "/objects?%CC%81=1&%CC%81y=%CC%81&pageSize=2&offset=2") == true)
 
                 // Kept parameters with raw non-ASCII text come back percent-encoded in links.
-                let raw = try await client.execute(uri: "/objects?pageSize=2&note=caf%C3%A9&who=%E6%97%A5", method: .get)
+                let raw = try await client.execute(
+                    uri: "/objects?pageSize=2&note=caf%C3%A9&who=%E6%97%A5", method: .get)
                 let next = try #require(try raw.json.paging["next"] as? String)
                 #expect(next.hasPrefix("/objects?note=caf%C3%A9&who=%E6%97%A5&pageSize=2&offset=2"))
                 #expect(next.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
@@ -112,7 +121,8 @@ import Testing
                     #expect(response.status == .ok, "\(range)")
                     #expect(response.text == plain.text, "\(range) changed the answer")
                 }
-                let far = try await client.execute(uri: "/objects", method: .get, headers: [.range: "items=9007199254740992-9007199254740992"])
+                let far = try await client.execute(
+                    uri: "/objects", method: .get, headers: [.range: "items=9007199254740992-9007199254740992"])
                 try checkProblem(far, status: 416)
             }
         }
@@ -126,7 +136,8 @@ import Testing
                 var yaml = Self.yaml(upstream.baseURL, top: top).replacingOccurrences(
                     of: "  admin: null", with: "  admin: null\n  trustedProxies: [127.0.0.0/8, \"::1/128\"]")
                 if let publicBase {
-                    yaml = yaml.replacingOccurrences(of: "  admin: null", with: "  admin: null\n  publicBaseURL: \(publicBase)")
+                    yaml = yaml.replacingOccurrences(
+                        of: "  admin: null", with: "  admin: null\n  publicBaseURL: \(publicBase)")
                 }
                 try await withGateway(yaml) { client, _ in
                     let uri = "/objects?pageSize=3&offset=3"
@@ -158,7 +169,8 @@ import Testing
             for trusted in [false, true] {
                 var yaml = Self.yaml(upstream.baseURL)
                 if trusted {
-                    yaml = yaml.replacingOccurrences(of: "  admin: null", with: "  admin: null\n  trustedProxies: [127.0.0.0/8, \"::1/128\"]")
+                    yaml = yaml.replacingOccurrences(
+                        of: "  admin: null", with: "  admin: null\n  trustedProxies: [127.0.0.0/8, \"::1/128\"]")
                 }
                 try await withGateway(yaml) { client, _ in
                     let response = try await client.execute(
@@ -186,7 +198,9 @@ import Testing
         try await withTestUpstream({ request in
             request.method == "GET"
                 ? .json(objectsBody(3).body)
-                : .json(#"{"ok":1}"#, status: 200, headers: [("Connection", "X-Upstream-Secret"), ("X-Upstream-Secret", "2"), ("X-Kept", "3")])
+                : .json(
+                    #"{"ok":1}"#, status: 200,
+                    headers: [("Connection", "X-Upstream-Secret"), ("X-Upstream-Secret", "2"), ("X-Kept", "3")])
         }) { upstream in
             let yaml = Self.yaml(upstream.baseURL + "/list").replacingOccurrences(
                 of: "  admin: null", with: "  admin: null\n  fallbackUpstream: \(upstream.baseURL)")
@@ -239,7 +253,9 @@ import Testing
                 let connection = try await RawConnection.open(port: try #require(client.port))
                 try? await connection.send(request)
                 #expect(await connection.waitForClose(), "the connection is closed")
-                #expect(connection.received.hasPrefix("HTTP/1.1 400"), "got \(connection.received.prefix(120).debugDescription)")
+                #expect(
+                    connection.received.hasPrefix("HTTP/1.1 400"),
+                    "got \(connection.received.prefix(120).debugDescription)")
                 #expect(!connection.received.contains("HTTP/1.1 200"), "nothing was answered as a request")
                 #expect(upstream.requestCount == 0, "nothing was forwarded")
             }

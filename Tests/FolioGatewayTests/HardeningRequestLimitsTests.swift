@@ -67,7 +67,10 @@ import Testing
                 #expect(try await client.execute(uri: "/objects", method: .get, headers: small).status == .ok)
                 // Under the count limit, over the byte limit once several fields add up.
                 var large = HTTPFields()
-                for i in 0..<3 { large.append(HTTPField(name: HTTPField.Name("X-Big-\(i)")!, value: String(repeating: "b", count: 1000))) }
+                for i in 0..<3 {
+                    large.append(
+                        HTTPField(name: HTTPField.Name("X-Big-\(i)")!, value: String(repeating: "b", count: 1000)))
+                }
                 let response = try await client.execute(uri: "/objects", method: .get, headers: large)
                 let detail = try checkProblem(response, status: 431, code: "header-fields-too-large")
                 #expect(detail.contains("2048"), "detail: \(detail)")
@@ -91,7 +94,9 @@ import Testing
                     try? await connection.send(request)
                     #expect(await connection.waitForClose(), "the connection is closed")
                     let status = connection.received.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-                    #expect(status == nil || status == 400 || status == 414 || status == 431, "got \(connection.received.prefix(80))")
+                    #expect(
+                        status == nil || status == 400 || status == 414 || status == 431,
+                        "got \(connection.received.prefix(80))")
                 }
                 #expect(try await client.execute(uri: "/objects", method: .get).status == .ok, "still serving")
                 #expect(upstream.requestCount == 1)
@@ -120,7 +125,8 @@ import Testing
                 defer { Task { try? await http.shutdown() } }
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/objects")
                 request.method = .POST
-                let chunks = ChunkedBody(chunks: Array(repeating: Array(repeating: UInt8(ascii: "y"), count: 300), count: 4))
+                let chunks = ChunkedBody(
+                    chunks: Array(repeating: Array(repeating: UInt8(ascii: "y"), count: 300), count: 4))
                 request.body = .stream(chunks, length: .unknown)
                 let streamed = try await http.execute(request, timeout: .seconds(30))
                 #expect(streamed.status.code == 413)
@@ -153,7 +159,9 @@ import Testing
                     try await Task.sleep(for: .milliseconds(100))
                     sent += 1
                 }
-                #expect(connection.received.hasPrefix("HTTP/1.1 504"), "after \(sent) chunks: \(connection.received.prefix(80))")
+                #expect(
+                    connection.received.hasPrefix("HTTP/1.1 504"),
+                    "after \(sent) chunks: \(connection.received.prefix(80))")
                 #expect(connection.received.contains("upstream-timeout"))
                 #expect(upstream.requestCount == 0, "no complete request reached the upstream")
                 await connection.close()

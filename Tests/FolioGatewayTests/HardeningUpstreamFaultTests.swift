@@ -99,7 +99,8 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 body: Array("<html><body><h1>Service temporarily unavailable</h1></body></html>".utf8))
         case .invalidUTF8:
             return TestUpstream.Reply(
-                headers: json, body: Array(#"[{"id":1,"name":"ok"},{"id":2,"name":"bad "#.utf8) + [0xC3, 0x28] + Array(#""}]"#.utf8))
+                headers: json,
+                body: Array(#"[{"id":1,"name":"ok"},{"id":2,"name":"bad "#.utf8) + [0xC3, 0x28] + Array(#""}]"#.utf8))
         case .notAList:
             return .json(#"{"error":"maintenance"}"#)
         case .serverError:
@@ -146,7 +147,8 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 upstream.setHandler { _ in .json(Self.good.body) }
                 let healed = try await client.execute(uri: "/objects", method: .get)
                 #expect(healed.status == .ok)
-                #expect(healed.header("Cache-Status") == "folio; fwd=miss; stored", "the fault left nothing in the cache")
+                #expect(
+                    healed.header("Cache-Status") == "folio; fwd=miss; stored", "the fault left nothing in the cache")
                 #expect(try rawItems(healed.text).count == 20)
             }
         }
@@ -165,8 +167,9 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 let stale = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
                 #expect(stale.status == .ok)
                 let status = fault.expected.status
-                #expect(stale.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=\(status); ttl=-") == true,
-                        "\(stale.header("Cache-Status") ?? "none")")
+                #expect(
+                    stale.header("Cache-Status")?.hasPrefix("folio; fwd=stale; fwd-status=\(status); ttl=-") == true,
+                    "\(stale.header("Cache-Status") ?? "none")")
                 #expect(try stale.json.paging["snapshot"] as? String == token)
                 #expect(try rawItems(stale.text) == Array(Self.good.elements[5..<10]))
 
@@ -192,16 +195,17 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     #if canImport(Glibc)
-    @Test func connectTimeoutIs504() async throws {
-        let blackhole = try BlackholeListener()
-        defer { blackhole.close() }
-        let yaml = gatewayYAML(upstream: blackhole.url, top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
-        try await withGateway(yaml) { client, _ in
-            let response = try await client.execute(uri: "/objects", method: .get)
-            try checkProblem(response, status: 504, code: "upstream-connect-timeout")
-            #expect(response.header("Cache-Status") == "folio; fwd=miss; fwd-status=504")
+        @Test func connectTimeoutIs504() async throws {
+            let blackhole = try BlackholeListener()
+            defer { blackhole.close() }
+            let yaml = gatewayYAML(
+                upstream: blackhole.url, top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
+            try await withGateway(yaml) { client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                try checkProblem(response, status: 504, code: "upstream-connect-timeout")
+                #expect(response.header("Cache-Status") == "folio; fwd=miss; fwd-status=504")
+            }
         }
-    }
     #endif
 
     @Test func afterStaleIfErrorTheFaultIsAnswered() async throws {
@@ -255,7 +259,8 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func limitsAreInclusive() async throws {
         // Exactly maxItems items, exactly maxJSONDepth deep, exactly maxUpstreamBytes long.
-        let items = "[" + (1...99).map(String.init).joined(separator: ",") + ","
+        let items =
+            "[" + (1...99).map(String.init).joined(separator: ",") + ","
             + String(repeating: "[", count: 7) + String(repeating: "]", count: 7) + "]"
         let padded = items + String(repeating: " ", count: (64 << 10) - items.utf8.count)
         try await withTestUpstream({ _ in .json(padded) }) { upstream in

@@ -18,7 +18,9 @@ import Testing
         handler[metadataKey: "both"] = .string("overridden")
         var metadata: Logger.Metadata = ["both": .string("from the event")]
         for (index, text) in Self.texts.enumerated() { metadata["k\(index)"] = .string(text) }
-        handler.log(event: LogEvent(level: .info, message: "m \"1\"", metadata: metadata, source: "s", file: "f", function: "f", line: 1))
+        handler.log(
+            event: LogEvent(
+                level: .info, message: "m \"1\"", metadata: metadata, source: "s", file: "f", function: "f", line: 1))
 
         let object = try #require(log.objects.first)
         #expect(object["message"] as? String == "m \"1\"")
@@ -37,7 +39,9 @@ import Testing
             "int": .stringConvertible(200), "negative": .stringConvertible(-7), "u8": .stringConvertible(UInt8(9)),
             "double": .stringConvertible(1.25), "flag": .stringConvertible(true), "nan": .stringConvertible(Double.nan),
         ]
-        handler.log(event: LogEvent(level: .info, message: "m", metadata: metadata, source: "s", file: "f", function: "f", line: 1))
+        handler.log(
+            event: LogEvent(
+                level: .info, message: "m", metadata: metadata, source: "s", file: "f", function: "f", line: 1))
         let line = try #require(log.all.first)
         let object = try #require(log.objects.first)
         #expect(object["int"] as? Int == 200)

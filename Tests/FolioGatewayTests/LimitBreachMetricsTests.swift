@@ -25,7 +25,9 @@ struct LimitBreachMetricsTests {
     }
 
     static let cases: [Case] = [
-        Case(limit: .maxURLBytes, limits: "maxURLBytes: 1KiB", status: 414, query: "?q=" + String(repeating: "a", count: 2000)),
+        Case(
+            limit: .maxURLBytes, limits: "maxURLBytes: 1KiB", status: 414,
+            query: "?q=" + String(repeating: "a", count: 2000)),
         Case(
             limit: .maxHeaderCount, limits: "maxHeaderCount: 20", status: 431,
             headers: (0..<30).map { ("X-Extra-\($0)", "1") }),
@@ -34,7 +36,9 @@ struct LimitBreachMetricsTests {
             headers: [("X-Big", String(repeating: "b", count: 3000))]),
         Case(limit: .maxItems, limits: "maxItems: 5", status: 502, reply: { .json(objectsBody(10).body) }),
         Case(limit: .maxJSONDepth, limits: "maxJSONDepth: 3", status: 502, reply: { .json("[[[[[1]]]]]") }),
-        Case(limit: .maxUpstreamBytes, limits: "maxUpstreamBytes: 1KiB", status: 502, reply: { .json(objectsBody(40).body) }),
+        Case(
+            limit: .maxUpstreamBytes, limits: "maxUpstreamBytes: 1KiB", status: 502,
+            reply: { .json(objectsBody(40).body) }),
         Case(
             limit: .upstreamTimeout, limits: "upstreamTimeout: 300ms", status: 504,
             reply: {
@@ -50,7 +54,8 @@ struct LimitBreachMetricsTests {
     @Test(arguments: cases)
     func aBreachIsAProblemAndOneCount(_ breach: Case) async throws {
         try await withTestUpstream({ _ in breach.reply() }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "limits:\n  " + breach.limits)
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, top: "limits:\n  " + breach.limits)
             _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
                 let answer = try await folio.http.answer(
@@ -65,7 +70,8 @@ struct LimitBreachMetricsTests {
 
     static func expectOneBreach(of breached: Limit, before: PrometheusSamples, after: PrometheusSamples) {
         for limit in Limit.all {
-            let moved = after.value("folio_limit_breaches_total", ["limit": limit.key])
+            let moved =
+                after.value("folio_limit_breaches_total", ["limit": limit.key])
                 - before.value("folio_limit_breaches_total", ["limit": limit.key])
             #expect(moved == (limit == breached ? 1 : 0), "\(limit.key)")
         }
@@ -79,7 +85,9 @@ struct LimitBreachMetricsTests {
             reply.delay = .milliseconds(100)
             return reply
         }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: paged.routeKeys(), top: "limits: { crawlTimeout: 350ms }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, route: paged.routeKeys(),
+                top: "limits: { crawlTimeout: 350ms }")
             _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
                 #expect(try await folio.get("\(folio.client)/objects").status == 504)
@@ -89,16 +97,18 @@ struct LimitBreachMetricsTests {
     }
 
     #if canImport(Glibc)
-    @Test func anUpstreamThatNeverAcceptsCountsAConnectTimeout() async throws {
-        let blackhole = try BlackholeListener()
-        defer { blackhole.close() }
-        let yaml = gatewayYAML(upstream: blackhole.url + "/objects", admin: true, top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
-        _ = try await withFolio(yaml) { folio in
-            let before = try await folio.metrics()
-            #expect(try await folio.get("\(folio.client)/objects").status == 504)
-            Self.expectOneBreach(of: .connectTimeout, before: before, after: try await folio.metrics())
+        @Test func anUpstreamThatNeverAcceptsCountsAConnectTimeout() async throws {
+            let blackhole = try BlackholeListener()
+            defer { blackhole.close() }
+            let yaml = gatewayYAML(
+                upstream: blackhole.url + "/objects", admin: true,
+                top: "limits:\n  connectTimeout: 300ms\n  upstreamTimeout: 20s")
+            _ = try await withFolio(yaml) { folio in
+                let before = try await folio.metrics()
+                #expect(try await folio.get("\(folio.client)/objects").status == 504)
+                Self.expectOneBreach(of: .connectTimeout, before: before, after: try await folio.metrics())
+            }
         }
-    }
     #endif
 
     @Test func aFillSharedByWaitersCountsItsBreachOnce() async throws {

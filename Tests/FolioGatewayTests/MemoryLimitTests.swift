@@ -14,7 +14,8 @@ struct MemoryLimitTests {
         defer { try? FileManager.default.removeItem(at: root) }
         for (path, contents) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(contents.utf8).write(to: url)
         }
         return try body(root.path)

@@ -15,7 +15,7 @@ struct MemoryReturnerTests {
                 defer { pending = [] }
                 return pending
             }
-            work.forEach { $0() }
+            for item in work { item() }
         }
     }
 

@@ -1,6 +1,6 @@
+import FolioEngine
 import Foundation
 import Prometheus
-import FolioEngine
 import Testing
 
 @testable import FolioGateway
@@ -12,7 +12,8 @@ struct MetricsTests {
     @Test func requestsUpstreamFetchesAndCacheLookupsAreCounted() async throws {
         let (body, _) = objectsBody(10)
         try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "cache:\n  maxBytes: 3MiB")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, top: "cache:\n  maxBytes: 3MiB")
             _ = try await withFolio(yaml) { folio in
                 let before = try await folio.metrics()
                 #expect(before.value("folio_cache_max_bytes") == Double(3 << 20))
@@ -38,7 +39,8 @@ struct MetricsTests {
                 #expect(after.value("folio_snapshots") == 1)
                 #expect(after.value("folio_fills_in_flight") == 0)
 
-                let key = CacheKey(route: "objects", upstreamURL: "\(upstream.baseURL)/objects", varyValues: [], partition: nil)
+                let key = CacheKey(
+                    route: "objects", upstreamURL: "\(upstream.baseURL)/objects", varyValues: [], partition: nil)
                 let snapshot = try #require(await folio.server.gateway.cache.current(key))
                 #expect(after.value("folio_cache_bytes") == Double(snapshot.retainedBytes))
                 #expect(snapshot.retainedBytes > 0)
@@ -95,7 +97,9 @@ struct MetricsTests {
                 let samples = try await folio.metrics()
                 #expect(upstream.requestCount == 1)
                 #expect(samples.value("folio_coalesced_waiters_total") == Double(waiters))
-                #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"]) == Double(waiters))
+                #expect(
+                    samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"])
+                        == Double(waiters))
                 #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
                 #expect(samples.value("folio_fills_in_flight") == 0)
             }

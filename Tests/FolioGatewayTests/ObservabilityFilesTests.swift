@@ -39,7 +39,8 @@ struct ObservabilityFilesTests {
         let panels = try #require(object["panels"] as? [[String: Any]])
         #expect(panels.count >= 8)
         for panel in panels {
-            let targets = try #require(panel["targets"] as? [[String: Any]], "panel without targets: \(panel["title"] ?? "")")
+            let targets = try #require(
+                panel["targets"] as? [[String: Any]], "panel without targets: \(panel["title"] ?? "")")
             #expect(!targets.isEmpty)
         }
     }

@@ -7,13 +7,17 @@ import Testing
 /// `folio probe` (issue 20) against real upstreams on loopback ports.
 @Suite("folio probe reports what a fill would see")
 struct ProbeTests {
-    private func probe(_ yaml: String, routes: [String] = [], parameters: [String: String] = [:]) async throws -> [ProbeReport] {
-        try await Probe.run(ConfigurationLoader.parse(yaml: yaml, file: "probe.yaml"), routes: routes, parameters: parameters)
+    private func probe(_ yaml: String, routes: [String] = [], parameters: [String: String] = [:]) async throws
+        -> [ProbeReport]
+    {
+        try await Probe.run(
+            ConfigurationLoader.parse(yaml: yaml, file: "probe.yaml"), routes: routes, parameters: parameters)
     }
 
     @Test func aListWithCacheControlAndAnETag() async throws {
         let (body, _) = objectsBody(10)
-        try await withTestUpstream({ _ in .json(body, headers: [("Cache-Control", "max-age=120"), ("ETag", #""v1""#)]) }) { upstream in
+        try await withTestUpstream({ _ in .json(body, headers: [("Cache-Control", "max-age=120"), ("ETag", #""v1""#)]) }
+        ) { upstream in
             let report = try #require(try await probe(gatewayYAML(upstream: "\(upstream.baseURL)/objects")).first)
             #expect(report.ok)
             #expect(report.status == 200)
@@ -21,7 +25,9 @@ struct ProbeTests {
             #expect(report.bytes == body.utf8.count)
             #expect(report.pages.count == 1)
             #expect(report.pages.first?.cacheControl == "max-age=120")
-            #expect(report.freshness == .init(cacheable: true, seconds: 120, mustRevalidate: false, why: "Cache-Control: max-age=120"))
+            #expect(
+                report.freshness
+                    == .init(cacheable: true, seconds: 120, mustRevalidate: false, why: "Cache-Control: max-age=120"))
             #expect(report.etag == #""v1""#)
             #expect(report.problem == nil)
             #expect(report.text.contains("10 items, \(body.utf8.count) bytes in 1 page"))
@@ -44,7 +50,8 @@ struct ProbeTests {
     }
 
     @Test func noStoreFillsButIsNotCached() async throws {
-        try await withTestUpstream({ _ in .json(objectsBody(3).body, headers: [("Cache-Control", "no-store")]) }) { upstream in
+        try await withTestUpstream({ _ in .json(objectsBody(3).body, headers: [("Cache-Control", "no-store")]) }) {
+            upstream in
             let report = try #require(try await probe(gatewayYAML(upstream: "\(upstream.baseURL)/objects")).first)
             #expect(report.ok)
             #expect(report.freshness?.cacheable == false)
@@ -70,7 +77,8 @@ struct ProbeTests {
     ])
     func bodiesAFillWouldRefuse(body: String, route: String, code: String) async throws {
         try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(upstream: "\(upstream.baseURL)/objects", route: route, top: "limits: { maxItems: 5 }")
+            let yaml = gatewayYAML(
+                upstream: "\(upstream.baseURL)/objects", route: route, top: "limits: { maxItems: 5 }")
             let report = try #require(try await probe(yaml).first)
             #expect(!report.ok)
             #expect(report.status == 200)
@@ -103,7 +111,8 @@ struct ProbeTests {
     }
 
     @Test func placeholdersNeedValues() async throws {
-        try await withTestUpstream({ request in .json(objectsBody(request.path == "/list/7" ? 7 : 1).body) }) { upstream in
+        try await withTestUpstream({ request in .json(objectsBody(request.path == "/list/7" ? 7 : 1).body) }) {
+            upstream in
             let yaml = listsYAML(upstream: upstream.baseURL, maxBytes: "1MiB")
             let without = try #require(try await probe(yaml).first)
             #expect(!without.ok)
@@ -118,12 +127,13 @@ struct ProbeTests {
 
     @Test func onlyTheNamedRouteAndUnknownNamesAreErrors() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(2).body) }) { upstream in
-            let yaml = gatewayYAML(upstream: "\(upstream.baseURL)/objects") + """
+            let yaml =
+                gatewayYAML(upstream: "\(upstream.baseURL)/objects") + """
 
-                  - name: other
-                    path: /other
-                    upstream: \(upstream.baseURL)/other
-                """
+                      - name: other
+                        path: /other
+                        upstream: \(upstream.baseURL)/other
+                    """
             let reports = try await probe(yaml, routes: ["other"])
             #expect(reports.map(\.route) == ["other"])
             #expect(upstream.requests.map(\.path) == ["/other"])
@@ -139,12 +149,13 @@ struct ProbeTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let file = directory.appendingPathComponent("folio.yaml")
-            try (gatewayYAML(upstream: "\(upstream.baseURL)/objects") + """
+            try
+                (gatewayYAML(upstream: "\(upstream.baseURL)/objects") + """
 
-                  - name: down
-                    path: /down
-                    upstream: \(upstream.baseURL)/down
-                """).write(to: file, atomically: true, encoding: .utf8)
+                      - name: down
+                        path: /down
+                        upstream: \(upstream.baseURL)/down
+                    """).write(to: file, atomically: true, encoding: .utf8)
 
             func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data) {
                 let process = Process()

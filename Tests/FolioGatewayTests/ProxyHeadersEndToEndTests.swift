@@ -1,5 +1,6 @@
 import NIOHTTP1
 import Testing
+
 @testable import FolioGateway
 
 /// Client headers cleaned by `ProxyHeaders` and sent by `UpstreamClient`, as a real upstream

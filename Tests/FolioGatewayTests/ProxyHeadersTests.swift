@@ -1,5 +1,6 @@
 import NIOHTTP1
 import Testing
+
 @testable import FolioGateway
 
 @Suite("ProxyHeaders")
@@ -27,9 +28,10 @@ struct ProxyHeadersTests {
             "Cache-Control": "no-cache",
         ]
         ProxyHeaders.removeHopByHop(&headers)
-        #expect(pairs(headers) == [
-            "Accept: application/json", "X-Proxy-Id: kept, not a Proxy-* field", "Cache-Control: no-cache",
-        ])
+        #expect(
+            pairs(headers) == [
+                "Accept: application/json", "X-Proxy-Id: kept, not a Proxy-* field", "Cache-Control: no-cache",
+            ])
     }
 
     @Test func leavesEndToEndHeadersAlone() {
@@ -119,6 +121,7 @@ struct ProxyHeadersTests {
             "ETag": "\"v1\"",
         ]
         let headers = ProxyHeaders.clientResponseHeaders(from: upstream)
-        #expect(pairs(headers) == ["Content-Type: application/json", "Set-Cookie: a=1", "Set-Cookie: b=2", "ETag: \"v1\""])
+        #expect(
+            pairs(headers) == ["Content-Type: application/json", "Set-Cookie: a=1", "Set-Cookie: b=2", "ETag: \"v1\""])
     }
 }

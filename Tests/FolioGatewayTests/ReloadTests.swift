@@ -26,7 +26,8 @@ struct ReloadTests {
         try await withTestUpstream({ request in .json(request.path == "/more" ? "[7,8,9]" : "[1]") }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 #expect(try await folio.get("\(folio.client)/more").status == 404)
-                let result = await folio.server.reload(configuration: try Self.parse(Self.twoRoutes(upstream: upstream.baseURL)))
+                let result = await folio.server.reload(
+                    configuration: try Self.parse(Self.twoRoutes(upstream: upstream.baseURL)))
                 #expect(result.applied)
                 let answer = try await folio.get("\(folio.client)/more")
                 #expect(answer.status == 200)
@@ -38,7 +39,9 @@ struct ReloadTests {
     @Test func aBrokenConfigIsLoggedAndTheOldOneKeepsServing() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
+            ) { folio in
                 let broken = """
                     server:
                       listen: 127.0.0.1:0
@@ -59,7 +62,8 @@ struct ReloadTests {
                 #expect(try await folio.get("\(folio.client)/objects").status == 200)
                 let logged = try log.messages("config problem").compactMap { $0["problem"] as? String }
                 #expect(logged == result.problems.map(\.description))
-                #expect(try log.objects.contains { ($0["message"] as? String)?.hasPrefix("config reload failed") == true })
+                #expect(
+                    try log.objects.contains { ($0["message"] as? String)?.hasPrefix("config reload failed") == true })
             }
         }
     }
@@ -93,11 +97,14 @@ struct ReloadTests {
     @Test func aNewCacheBoundKeepsEveryRoutesSnapshots() async throws {
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
             let base = upstream.baseURL
-            _ = try await withFolio(gatewayYAML(upstream: base + "/objects", admin: true, top: "cache:\n  maxBytes: 64MiB")) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: base + "/objects", admin: true, top: "cache:\n  maxBytes: 64MiB")
+            ) { folio in
                 _ = try await folio.get("\(folio.client)/objects")
                 // The bound is global: no route's own settings changed, so none loses its list.
                 let result = await folio.server.reload(
-                    configuration: try Self.parse(gatewayYAML(upstream: base + "/objects", admin: true, top: "cache:\n  maxBytes: 32MiB")))
+                    configuration: try Self.parse(
+                        gatewayYAML(upstream: base + "/objects", admin: true, top: "cache:\n  maxBytes: 32MiB")))
                 #expect(result.keptRoutes == ["objects"])
                 let again = try await folio.get("\(folio.client)/objects")
                 #expect(again.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
@@ -110,7 +117,9 @@ struct ReloadTests {
     @Test func pinnedLinksOfAnUnchangedRouteSurviveTheReload() async throws {
         let version = VersionBox()
         try await withTestUpstream({ _ in .json(version.body) }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true,
+                route: "cache: { ttl: 0s, staleWhileRevalidate: 0s }")
             _ = try await withFolio(yaml) { folio in
                 let first = try await folio.get("\(folio.client)/objects?pageSize=1")
                 let token = try #require(try first.json.paging["snapshot"] as? String)
@@ -135,7 +144,8 @@ struct ReloadTests {
                 let old = Task { try await folio.get("\(folio.client)/objects") }
                 try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
                 let result = await folio.server.reload(
-                    configuration: try Self.parse(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")))
+                    configuration: try Self.parse(
+                        gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")))
                 #expect(result.applied)
                 #expect(result.keptRoutes.isEmpty)
                 gate.open()
@@ -150,12 +160,15 @@ struct ReloadTests {
             let base = upstream.baseURL
             _ = try await withFolio(gatewayYAML(upstream: base + "/objects", admin: true)) { folio in
                 let original = folio.server.upstream
-                let same = await folio.server.reload(configuration: try Self.parse(gatewayYAML(upstream: base + "/objects", admin: true, route: "pageSize: 3")))
+                let same = await folio.server.reload(
+                    configuration: try Self.parse(
+                        gatewayYAML(upstream: base + "/objects", admin: true, route: "pageSize: 3")))
                 #expect(!same.rebuiltUpstreamClient)
                 #expect(folio.server.upstream === original)
 
                 let changed = await folio.server.reload(
-                    configuration: try Self.parse(gatewayYAML(upstream: base + "/objects", admin: true, top: "limits:\n  upstreamTimeout: 7s")))
+                    configuration: try Self.parse(
+                        gatewayYAML(upstream: base + "/objects", admin: true, top: "limits:\n  upstreamTimeout: 7s")))
                 #expect(changed.rebuiltUpstreamClient)
                 #expect(folio.server.upstream !== original)
                 #expect(folio.server.upstream.settings.responseTimeout == .seconds(7))
@@ -169,7 +182,9 @@ struct ReloadTests {
     @Test func listenerChangesAreLoggedAsNeedingARestart() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
+            ) { folio in
                 var configuration = try Self.parse(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true))
                 configuration.server.listen = ListenAddress(host: "127.0.0.1", port: 1)
                 configuration.server.admin = nil
@@ -202,9 +217,12 @@ struct ReloadTests {
     @Test func aNewLogLevelApplies() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()) { folio in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
+            ) { folio in
                 _ = try await folio.get("\(folio.client)/objects")
-                let quiet = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: "logging:\n  level: warning")
+                let quiet = gatewayYAML(
+                    upstream: upstream.baseURL + "/objects", admin: true, top: "logging:\n  level: warning")
                 #expect(await folio.server.reload(configuration: try Self.parse(quiet)).applied)
                 _ = try await folio.get("\(folio.client)/objects")
             }

@@ -26,46 +26,52 @@ struct RouteTableTests {
     }
 
     /// Expected route index and parameters, or nil for no match.
-    @Test("matching", arguments: [
-        ("/objects", 0, [:]),
-        ("/objects/", 1, [:]),
-        ("/objects/42", 2, ["id": "42"]),
-        ("/objects/special", 3, [:]),  // a literal beats a placeholder
-        ("/objects/Special", 2, ["id": "Special"]),  // case-sensitive
-        ("/objects/spec%69al", 3, [:]),  // compared after decoding
-        ("/objects/%7Bid%7D", 2, ["id": "{id}"]),
-        ("/objects/a%20b", 2, ["id": "a b"]),
-        ("/objects/a+b", 2, ["id": "a+b"]),  // + is not a space in paths
-        ("/objects/%C3%BC", 2, ["id": "ü"]),
-        ("/users/7/orders", 4, ["id": "7"]),
-        ("/users/7/profile", 5, ["id": "7", "section": "profile"]),
-        ("/users/me/orders", 6, ["section": "orders"]),  // literal at the first differing position wins
-        ("/acme/items", 7, ["tenant": "acme"]),
-        ("/objects/items", 2, ["id": "items"]),  // literal "objects" beats {tenant} at segment 1
-        ("/caf%C3%A9", 8, [:]),
-        ("/caf%c3%a9", 8, [:]),  // hex case does not matter
-        ("/", 9, [:]),
-        ("/a/b/c/d", 11, ["z": "c"]),  // b beats {x} at segment 2
-        ("/a/q/c/d", 10, ["x": "q", "y": "d"]),
-    ] as [(String, Int, [String: String])])
+    @Test(
+        "matching",
+        arguments: [
+            ("/objects", 0, [:]),
+            ("/objects/", 1, [:]),
+            ("/objects/42", 2, ["id": "42"]),
+            ("/objects/special", 3, [:]),  // a literal beats a placeholder
+            ("/objects/Special", 2, ["id": "Special"]),  // case-sensitive
+            ("/objects/spec%69al", 3, [:]),  // compared after decoding
+            ("/objects/%7Bid%7D", 2, ["id": "{id}"]),
+            ("/objects/a%20b", 2, ["id": "a b"]),
+            ("/objects/a+b", 2, ["id": "a+b"]),  // + is not a space in paths
+            ("/objects/%C3%BC", 2, ["id": "ü"]),
+            ("/users/7/orders", 4, ["id": "7"]),
+            ("/users/7/profile", 5, ["id": "7", "section": "profile"]),
+            ("/users/me/orders", 6, ["section": "orders"]),  // literal at the first differing position wins
+            ("/acme/items", 7, ["tenant": "acme"]),
+            ("/objects/items", 2, ["id": "items"]),  // literal "objects" beats {tenant} at segment 1
+            ("/caf%C3%A9", 8, [:]),
+            ("/caf%c3%a9", 8, [:]),  // hex case does not matter
+            ("/", 9, [:]),
+            ("/a/b/c/d", 11, ["z": "c"]),  // b beats {x} at segment 2
+            ("/a/q/c/d", 10, ["x": "q", "y": "d"]),
+        ] as [(String, Int, [String: String])])
     func matches(_ path: String, _ index: Int, _ parameters: [String: String]) throws {
         let match = try #require(try Self.table().match(rawPath: path[...]))
         #expect(match.routeIndex == index, "\(path) matched \(Self.patterns[match.routeIndex])")
         #expect(match.parameters == parameters)
     }
 
-    @Test("no match", arguments: [
-        "/objects//", "/objects/42/", "/object", "/OBJECTS", "/users/7", "/users//orders", "/objects/42/x/y",
-        "", "*", "objects", "/café/x", "//",
-    ])
+    @Test(
+        "no match",
+        arguments: [
+            "/objects//", "/objects/42/", "/object", "/OBJECTS", "/users/7", "/users//orders", "/objects/42/x/y",
+            "", "*", "objects", "/café/x", "//",
+        ])
     func noMatch(_ path: String) throws {
         #expect(try Self.table().match(rawPath: path[...]) == nil)
     }
 
-    @Test("unsafe placeholder values are 400", arguments: [
-        "/users/a%2Fb/orders", "/users/../orders", "/objects/..", "/objects/.", "/objects/%2E%2E", "/objects/%2e",
-        "/objects/a%3Fb", "/objects/a%23b", "/objects/%2F",
-    ])
+    @Test(
+        "unsafe placeholder values are 400",
+        arguments: [
+            "/users/a%2Fb/orders", "/users/../orders", "/objects/..", "/objects/.", "/objects/%2E%2E", "/objects/%2e",
+            "/objects/a%3Fb", "/objects/a%23b", "/objects/%2F",
+        ])
     func unsafeValues(_ path: String) throws {
         let table = try Self.table()
         #expect {
@@ -83,7 +89,9 @@ struct RouteTableTests {
         #expect(try Self.table().match(rawPath: "/objects/a.b")?.parameters == ["id": "a.b"])
     }
 
-    @Test("bad percent-encoding is 400", arguments: ["/objects/%", "/objects/%4", "/objects/%zz", "/objects/%C3", "/objects/%FF"])
+    @Test(
+        "bad percent-encoding is 400",
+        arguments: ["/objects/%", "/objects/%4", "/objects/%zz", "/objects/%C3", "/objects/%FF"])
     func badEncoding(_ path: String) throws {
         let table = try Self.table()
         #expect {
@@ -99,20 +107,24 @@ struct RouteTableTests {
         #expect(pattern.segments == [.literal("users"), .placeholder("id"), .literal("café"), .literal("")])
         #expect(pattern.placeholderNames == ["id"])
         #expect(try RoutePattern("/").segments == [.literal("")])
-        for bad in ["", "objects", "/a//b", "/{id}/{id}", "/x{id}", "/{id}x", "/{1}", "/{}", "/a?b", "/a#b", "/%zz", "/{a b}"] {
+        for bad in [
+            "", "objects", "/a//b", "/{id}/{id}", "/x{id}", "/{id}x", "/{1}", "/{}", "/a?b", "/a#b", "/%zz", "/{a b}",
+        ] {
             #expect(throws: ValueSyntaxError.self, "\(bad)") { try RoutePattern(bad) }
         }
     }
 
-    @Test("two patterns match the same paths exactly when their shapes agree", arguments: [
-        ("/a/{x}", "/a/{y}", true),
-        ("/a/{x}", "/a/b", false),
-        ("/a", "/a/", false),
-        ("/a/b", "/a/b", true),
-        ("/a/b", "/a/%62", true),
-        ("/{x}/b", "/a/{y}", false),
-        ("/{x}", "/{y}/{z}", false),
-    ])
+    @Test(
+        "two patterns match the same paths exactly when their shapes agree",
+        arguments: [
+            ("/a/{x}", "/a/{y}", true),
+            ("/a/{x}", "/a/b", false),
+            ("/a", "/a/", false),
+            ("/a/b", "/a/b", true),
+            ("/a/b", "/a/%62", true),
+            ("/{x}/b", "/a/{y}", false),
+            ("/{x}", "/{y}/{z}", false),
+        ])
     func samePaths(_ a: String, _ b: String, _ expected: Bool) throws {
         let first = try RoutePattern(a)
         let second = try RoutePattern(b)

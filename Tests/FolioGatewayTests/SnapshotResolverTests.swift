@@ -18,7 +18,8 @@ struct SnapshotResolverTests {
         let configuration = try ConfigurationLoader.parse(
             yaml: gatewayYAML(upstream: Self.url, route: "cache: { \(cache) }"), file: "test.yaml")
         let metrics = GatewayMetrics()
-        let route = CompiledRoute(configuration.routes[0], limits: configuration.limits, metrics: metrics.route("objects"))
+        let route = CompiledRoute(
+            configuration.routes[0], limits: configuration.limits, metrics: metrics.route("objects"))
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical
         let store = Gateway.memoryStore(configuration: configuration, metrics: metrics, now: clock.now)
@@ -30,13 +31,16 @@ struct SnapshotResolverTests {
     }
 
     var plan: FillPlan {
-        FillPlan(key: CacheKey(route: "objects", upstreamURL: Self.url, varyValues: [], partition: nil), url: Self.url) {
+        FillPlan(key: CacheKey(route: "objects", upstreamURL: Self.url, varyValues: [], partition: nil), url: Self.url)
+        {
             [:]
         }
     }
 
     /// The snapshot and outcome of a served resolution; nil (with an issue) otherwise.
-    func served(_ resolution: Resolution, sourceLocation: SourceLocation = #_sourceLocation) -> (Snapshot, CacheOutcome)? {
+    func served(_ resolution: Resolution, sourceLocation: SourceLocation = #_sourceLocation) -> (
+        Snapshot, CacheOutcome
+    )? {
         guard case .served(let snapshot, let outcome, _) = resolution else {
             Issue.record("expected a served snapshot, got \(resolution)", sourceLocation: sourceLocation)
             return nil
@@ -51,7 +55,8 @@ struct SnapshotResolverTests {
         let outcomes = await withTaskGroup(of: CacheOutcome?.self) { group in
             for _ in 0..<5 {
                 group.addTask {
-                    guard case .served(_, let outcome, _) = await resolver.resolve(plan, token: nil, route: route) else {
+                    guard case .served(_, let outcome, _) = await resolver.resolve(plan, token: nil, route: route)
+                    else {
                         return nil
                     }
                     return outcome
@@ -115,7 +120,8 @@ struct SnapshotResolverTests {
         let upstream = MemoryUpstream([Self.url: .init(chunks: ["[1]"])])
         let (resolver, route) = try resolver(upstream)
         _ = await resolver.resolve(plan, token: nil, route: route)
-        guard case .gone(let current, let outcome) = await resolver.resolve(plan, token: "not-a-token", route: route) else {
+        guard case .gone(let current, let outcome) = await resolver.resolve(plan, token: "not-a-token", route: route)
+        else {
             Issue.record("expected 410")
             return
         }

@@ -11,7 +11,8 @@ struct SnapshotStoreTests {
     @Test func replicasSharingAStoreAnswerEachOthersPinnedLinksAfterTheUpstreamChanged() async throws {
         let version = Mutex("v1")
         try await withTestUpstream({ _ in .json(objectsBody(30, tag: version.withLock { $0 }).body) }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }")
             let store = MemorySnapshotStore(maxBytes: 64 << 20)
             try await withGateway(yaml, store: store) { replicaA, _ in
                 try await withGateway(yaml, store: store) { replicaB, _ in

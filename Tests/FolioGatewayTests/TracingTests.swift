@@ -23,7 +23,9 @@ struct TracingTests {
     @Test func theClientsTraceContinuesUpstreamWithoutAnExporter() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
-                #expect(try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)]).status == 200)
+                #expect(
+                    try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)]).status
+                        == 200)
                 let sent = try #require(Self.traceparent(upstream.requests.last?.header("traceparent")))
                 #expect(sent.trace == Self.clientTrace)
                 #expect(sent.span != Self.clientSpan)
@@ -43,7 +45,9 @@ struct TracingTests {
     @Test func aForwardedRequestCarriesTheTraceToo() async throws {
         try await withTestUpstream({ _ in .json("{}", status: 201) }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
-                #expect(try await folio.post("\(folio.client)/objects", headers: [("traceparent", Self.sampled)]).status == 201)
+                #expect(
+                    try await folio.post("\(folio.client)/objects", headers: [("traceparent", Self.sampled)]).status
+                        == 201)
                 let sent = try #require(Self.traceparent(upstream.requests.last?.header("traceparent")))
                 #expect(upstream.requests.last?.method == "POST")
                 #expect(sent.trace == Self.clientTrace)
@@ -78,7 +82,8 @@ struct TracingTests {
             #expect(fetch.traceID == Self.clientTrace)
             #expect(fetch.attributes["server.port"] == "\(both.port)")
             #expect(fetch.attributes["http.response.status_code"] == "200")
-            let sent = try #require(Self.traceparent(both.requests.first { $0.path == "/objects" }?.header("traceparent")))
+            let sent = try #require(
+                Self.traceparent(both.requests.first { $0.path == "/objects" }?.header("traceparent")))
             #expect(sent.span == fetch.spanID)
         }
     }
@@ -88,8 +93,13 @@ struct TracingTests {
         try await withTestUpstream({ request in
             request.path == "/v1/traces" ? .json("{}") : paged.reply(request)
         }) { both in
-            let yaml = gatewayYAML(upstream: both.baseURL + "/objects", admin: true, top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 1.0 }")
-                .replacingOccurrences(of: "upstream: \(both.baseURL)/objects", with: "upstream: \(both.baseURL)/items\n    \(paged.routeKeys())")
+            let yaml = gatewayYAML(
+                upstream: both.baseURL + "/objects", admin: true,
+                top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 1.0 }"
+            )
+            .replacingOccurrences(
+                of: "upstream: \(both.baseURL)/objects",
+                with: "upstream: \(both.baseURL)/items\n    \(paged.routeKeys())")
             _ = try await withFolio(yaml) { folio in
                 let answer = try await folio.get("\(folio.client)/objects")
                 #expect(answer.status == 200)
@@ -110,7 +120,9 @@ struct TracingTests {
         try await withTestUpstream({ request in
             request.path == "/v1/traces" ? .json("{}") : .json(objectsBody(5).body)
         }) { both in
-            let yaml = gatewayYAML(upstream: both.baseURL + "/objects", admin: true, top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 0 }")
+            let yaml = gatewayYAML(
+                upstream: both.baseURL + "/objects", admin: true,
+                top: "tracing: { otlpEndpoint: \(both.baseURL), sampleRatio: 0 }")
             _ = try await withFolio(yaml) { folio in
                 let root = try await folio.get("\(folio.client)/objects")
                 let continued = try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)])

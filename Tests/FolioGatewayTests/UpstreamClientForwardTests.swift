@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import FolioGateway
 
 @Suite("UpstreamClient.forward")
@@ -10,7 +11,8 @@ struct UpstreamClientForwardTests {
     @Test func streamsAPostBodyAndReturnsTheAnswer() async throws {
         let parts = [sampleBytes(700), sampleBytes(1300), sampleBytes(20)]
         let answer = #"{"id":42}"#
-        try await withTestUpstream({ _ in .json(answer, status: 201, headers: [("Location", "/objects/42")]) }) { upstream in
+        try await withTestUpstream({ _ in .json(answer, status: 201, headers: [("Location", "/objects/42")]) }) {
+            upstream in
             // The last chunk is held back until the upstream has the request head: a client
             // that collected the body before sending would never get there.
             let headFirst = NIOLockedValueBox(false)
@@ -46,7 +48,8 @@ struct UpstreamClientForwardTests {
             try await withUpstreamClient { client in
                 let (head, buffer) = try await client.forward(
                     method: .PUT, url: upstream.baseURL + "/objects/1", headers: ["Content-Length": "2048"],
-                    body: ChunkedBody(chunks: [Array(bytes[..<1000]), Array(bytes[1000...])]), maxRequestBodyBytes: 2048)
+                    body: ChunkedBody(chunks: [Array(bytes[..<1000]), Array(bytes[1000...])]), maxRequestBodyBytes: 2048
+                )
                 #expect(head.status == 204)
                 #expect(buffer.readableBytes == 0)
                 let request = try #require(upstream.requests.first)
@@ -163,7 +166,8 @@ struct UpstreamClientForwardTests {
         try await withTestUpstream({ _ in
             TestUpstream.Reply(chunks: [sampleBytes(600), sampleBytes(600)])
         }) { upstream in
-            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: 1000)) { client in
+            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: 1000)) {
+                client in
                 let error = await #expect(throws: UpstreamError.self) {
                     _ = try await client.forward(
                         method: .POST, url: upstream.baseURL + "/x", headers: [:],

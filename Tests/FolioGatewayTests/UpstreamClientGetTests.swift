@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import FolioGateway
 
 @Suite("UpstreamClient.get")
@@ -42,7 +43,10 @@ struct UpstreamClientGetTests {
         try await withTestUpstream({ request in
             switch request.path {
             case "/start": .redirect(to: "/moved?page=2", status: status)
-            case "/moved": .redirect(to: "http://127.0.0.1:\(request.headerValues("host").first!.split(separator: ":").last!)/final", status: status)
+            case "/moved":
+                .redirect(
+                    to: "http://127.0.0.1:\(request.headerValues("host").first!.split(separator: ":").last!)/final",
+                    status: status)
             default: .json(body)
             }
         }) { upstream in
@@ -134,7 +138,8 @@ struct UpstreamClientGetTests {
             TestUpstream.Reply(headers: [("Content-Encoding", encoding)], body: compressed)
         }) { upstream in
             try await withUpstreamClient { client in
-                let (head, sink) = try await client.getRecording(upstream.baseURL + "/list", headers: ["Accept-Encoding": "br"])
+                let (head, sink) = try await client.getRecording(
+                    upstream.baseURL + "/list", headers: ["Accept-Encoding": "br"])
                 #expect(head.status == 200)
                 #expect(sink.bytes == body)
                 #expect(upstream.requests.first?.headerValues("accept-encoding") == ["gzip, deflate"])
@@ -149,7 +154,8 @@ struct UpstreamClientGetTests {
         try await withTestUpstream({ _ in
             TestUpstream.Reply(headers: [("Content-Encoding", "gzip")], body: compressed)
         }) { upstream in
-            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: limit)) { client in
+            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: limit)) {
+                client in
                 let error = await #expect(throws: UpstreamError.self) {
                     _ = try await client.getRecording(upstream.baseURL + "/bomb")
                 }
@@ -164,9 +170,12 @@ struct UpstreamClientGetTests {
         let limit = 10_000
         let body = sampleBytes(limit + 1)
         try await withTestUpstream({ _ in
-            chunked ? TestUpstream.Reply(chunks: [Array(body[..<6000]), Array(body[6000...])]) : TestUpstream.Reply(body: body)
+            chunked
+                ? TestUpstream.Reply(chunks: [Array(body[..<6000]), Array(body[6000...])])
+                : TestUpstream.Reply(body: body)
         }) { upstream in
-            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: limit)) { client in
+            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: limit)) {
+                client in
                 let error = await #expect(throws: UpstreamError.self) {
                     _ = try await client.getRecording(upstream.baseURL + "/big")
                 }
@@ -179,9 +188,12 @@ struct UpstreamClientGetTests {
     func acceptsABodyExactlyAtTheLimit(chunked: Bool) async throws {
         let body = sampleBytes(10_000)
         try await withTestUpstream({ _ in
-            chunked ? TestUpstream.Reply(chunks: [Array(body[..<6000]), Array(body[6000...])]) : TestUpstream.Reply(body: body)
+            chunked
+                ? TestUpstream.Reply(chunks: [Array(body[..<6000]), Array(body[6000...])])
+                : TestUpstream.Reply(body: body)
         }) { upstream in
-            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: body.count)) { client in
+            try await withUpstreamClient(UpstreamSettings(responseTimeout: .seconds(30), maxBodyBytes: body.count)) {
+                client in
                 let (_, sink) = try await client.getRecording(upstream.baseURL + "/big")
                 #expect(sink.bytes == body)
             }
@@ -257,7 +269,9 @@ struct UpstreamClientGetTests {
         try await withTestUpstream({ _ in .json("<html>") }) { upstream in
             try await withUpstreamClient { client in
                 let error = await #expect(throws: FolioError.self) {
-                    _ = try await client.get(upstream.baseURL + "/list", headers: [:]) { _ in FailingSink(error: failure) }
+                    _ = try await client.get(upstream.baseURL + "/list", headers: [:]) { _ in
+                        FailingSink(error: failure)
+                    }
                 }
                 #expect(error == failure)
             }
@@ -265,7 +279,8 @@ struct UpstreamClientGetTests {
     }
 
     @Test func truncatedBodyFails() async throws {
-        try await withTestUpstream({ _ in TestUpstream.Reply(chunks: [sampleBytes(100)], truncate: true) }) { upstream in
+        try await withTestUpstream({ _ in TestUpstream.Reply(chunks: [sampleBytes(100)], truncate: true) }) {
+            upstream in
             try await withUpstreamClient { client in
                 let error = await #expect(throws: UpstreamError.self) {
                     _ = try await client.getRecording(upstream.baseURL + "/list")
@@ -278,10 +293,12 @@ struct UpstreamClientGetTests {
 
     @Test func answerHeadHasNoHopByHopHeaders() async throws {
         try await withTestUpstream({ _ in
-            .json("[]", headers: [
-                ("Connection", "X-Internal"), ("X-Internal", "1"), ("Keep-Alive", "timeout=5"),
-                ("Proxy-Authenticate", "Basic"), ("Cache-Control", "max-age=60"),
-            ])
+            .json(
+                "[]",
+                headers: [
+                    ("Connection", "X-Internal"), ("X-Internal", "1"), ("Keep-Alive", "timeout=5"),
+                    ("Proxy-Authenticate", "Basic"), ("Cache-Control", "max-age=60"),
+                ])
         }) { upstream in
             try await withUpstreamClient { client in
                 let (head, _) = try await client.getRecording(upstream.baseURL + "/list")

@@ -3,6 +3,7 @@ import FolioEngine
 import NIOCore
 import NIOHTTPCompression
 import Testing
+
 @testable import FolioGateway
 
 @Suite("UpstreamError")

@@ -71,6 +71,9 @@ struct RESPParserTests {
     @Test func commandsAreArraysOfBulkStrings() {
         var buffer = ByteBuffer()
         RESPEncoder.encode([Array("SET".utf8), Array("k".utf8), [0, 13, 10]], into: &buffer)
-        #expect(Array(buffer.readableBytesView) == Array("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\n".utf8) + [0, 13, 10] + [13, 10])
+        #expect(
+            Array(buffer.readableBytesView) == Array("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\n".utf8) + [0, 13, 10] + [
+                13, 10,
+            ])
     }
 }

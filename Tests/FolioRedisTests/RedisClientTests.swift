@@ -1,13 +1,15 @@
-@testable import FolioRedis
 import Foundation
 import Testing
+
+@testable import FolioRedis
 
 @Suite("RedisClient reconnects with backoff")
 struct RedisClientTests {
     @Test func itComesBackWhenRedisDoes() async throws {
         let first = try await RedisServer.start()
         defer { first.stop() }
-        let client = RedisClient(first.configuration(), initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200))
+        let client = RedisClient(
+            first.configuration(), initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200))
         #expect(try await client.send(["SET", "k", "v"]) == .simpleString("OK"))
         first.stop()
         // Down: commands fail (with connection errors), they do not hang.
@@ -73,8 +75,10 @@ struct RedisClientTests {
     @Test func backoffDoublesUpToItsCeiling() {
         let client = RedisClient(
             RedisConfiguration(host: "127.0.0.1"), initialBackoff: .milliseconds(100), maxBackoff: .seconds(1))
-        #expect((1...6).map { client.backoff(after: $0) } == [
-            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
-        ])
+        #expect(
+            (1...6).map { client.backoff(after: $0) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
+            ])
     }
 }

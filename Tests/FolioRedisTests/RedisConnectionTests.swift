@@ -8,7 +8,8 @@ struct RedisConnectionTests {
     @Test func valuesRoundTripBinarySafe() async throws {
         try await RedisServer.with { server in
             let redis = try await RedisConnection.connect(server.configuration())
-            let value: [UInt8] = Array("a\r\nb".utf8) + [0, 255] + (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let value: [UInt8] =
+                Array("a\r\nb".utf8) + [0, 255] + (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             #expect(try await redis.send([Array("SET".utf8), Array("k\r\n1".utf8), value]) == .simpleString("OK"))
             #expect(try await redis.send([Array("GET".utf8), Array("k\r\n1".utf8)]).bytes == value)
             #expect(try await redis.send(["GET", "absent"]).isNull)

@@ -23,23 +23,28 @@ struct RedisServer {
 
     /// On `port` when given (a restart), else on a random free one.
     static func start(arguments: [String] = [], port fixed: Int? = nil) async throws -> RedisServer {
-        guard let path = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: FileManager.default.isExecutableFile)
+        guard
+            let path = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(
+                where: FileManager.default.isExecutableFile)
         else { throw RedisTestFailure("redis-server is not installed (apt-get install redis-server)") }
         for _ in 0..<(fixed == nil ? 20 : 1) {
             let port = fixed ?? Int.random(in: 20_000..<60_000)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = [
-                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                "--daemonize", "no", "--loglevel", "warning",
-            ] + arguments
+            process.arguments =
+                [
+                    "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                    "--daemonize", "no", "--loglevel", "warning",
+                ] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
             // Ready once it accepts a connection; gone at once when the port was taken.
             for _ in 0..<100 {
                 guard process.isRunning else { break }
-                if let connection = try? await RedisConnection.connect(RedisConfiguration(host: "127.0.0.1", port: port)) {
+                if let connection = try? await RedisConnection.connect(
+                    RedisConfiguration(host: "127.0.0.1", port: port))
+                {
                     await connection.close()
                     return RedisServer(port: port, process: process)
                 }

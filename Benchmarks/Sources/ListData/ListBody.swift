@@ -22,7 +22,9 @@ public enum ListBody {
         "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ber", "dan", "fel", "gor", "hal", "jun", "kor", "lin",
     ]
     private static let accented: [String] = ["é", "ø", "ü", "ñ", "å", "ç"]
-    private static let categories: [String] = ["tools", "garden", "kitchen", "office", "toys", "books", "sports", "audio"]
+    private static let categories: [String] = [
+        "tools", "garden", "kitchen", "office", "toys", "books", "sports", "audio",
+    ]
     private static let tags: [String] = ["blue", "red", "small", "large", "eco", "sale", "new", "classic"]
 
     private static func appendItem(id: Int, to body: inout [UInt8], random: inout SplitMix64) {

@@ -11,7 +11,8 @@ import Hummingbird
 /// With `--chunked` it sends the bytes in 64 KiB chunks without `Content-Length`: an upstream
 /// whose length Folio cannot know in advance.
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, let port = Int(arguments[2]), let data = FileManager.default.contents(atPath: arguments[1]) else {
+guard arguments.count >= 3, let port = Int(arguments[2]), let data = FileManager.default.contents(atPath: arguments[1])
+else {
     FileHandle.standardError.write(Data("usage: SameBytesServer FILE PORT [--chunked]\n".utf8))
     exit(2)
 }
@@ -26,7 +27,8 @@ if let flag = arguments.firstIndex(of: "--headers"), flag + 1 < arguments.count,
         guard let colon = line.firstIndex(of: ":"), let name = HTTPField.Name(String(line[..<colon])),
             !skipped.contains(name.canonicalName)
         else { continue }
-        extraHeaders.append(HTTPField(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        extraHeaders.append(
+            HTTPField(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
     }
 }
 

@@ -46,6 +46,8 @@ for _ in 0..<runs {
     let elapsed = ContinuousClock.now - start
     let cpu = processCPUSeconds() - cpuStart
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    print(String(format: "%.0f MB/s wall, %.0f MB/s of process CPU, %d elements, token %@",
-        Double(body.count) / 1e6 / seconds, Double(body.count) / 1e6 / cpu, list.count, token))
+    print(
+        String(
+            format: "%.0f MB/s wall, %.0f MB/s of process CPU, %d elements, token %@",
+            Double(body.count) / 1e6 / seconds, Double(body.count) / 1e6 / cpu, list.count, token))
 }

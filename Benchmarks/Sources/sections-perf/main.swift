@@ -23,14 +23,18 @@ func resetPeak() {
 
 func makeList(count: Int, seed: UInt64) -> ItemList {
     var random = SplitMix64(seed: seed)
-    let first = ["Alexander", "Alexandra", "anna", "Bob", "Charlotte", "Christopher", "David", "Élodie", "Emma",
-                 "Frederick", "Gabriel", "Hannah", "Isabella", "Jacob", "Jonathan", "Katherine", "Liam", "Łukasz",
-                 "Margaret", "Matthew", "Nicholas", "Olivia", "Øyvind", "Patricia", "Quentin", "Rebecca",
-                 "Sebastian", "Sophia", "Theodore", "Ulrich", "Victoria", "William", "Xavier", "Yvonne", "Zachary",
-                 "Иван", "Йоханна", "42nd Street", "_underscore", "Zoë"]
-    let last = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodríguez",
-                "Martinez", "Hernández", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore",
-                "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sánchez", "Clark", "Ramirez"]
+    let first = [
+        "Alexander", "Alexandra", "anna", "Bob", "Charlotte", "Christopher", "David", "Élodie", "Emma",
+        "Frederick", "Gabriel", "Hannah", "Isabella", "Jacob", "Jonathan", "Katherine", "Liam", "Łukasz",
+        "Margaret", "Matthew", "Nicholas", "Olivia", "Øyvind", "Patricia", "Quentin", "Rebecca",
+        "Sebastian", "Sophia", "Theodore", "Ulrich", "Victoria", "William", "Xavier", "Yvonne", "Zachary",
+        "Иван", "Йоханна", "42nd Street", "_underscore", "Zoë",
+    ]
+    let last = [
+        "Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodríguez",
+        "Martinez", "Hernández", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore",
+        "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sánchez", "Clark", "Ramirez",
+    ]
     var bytes: [UInt8] = [UInt8(ascii: "[")]
     bytes.reserveCapacity(count * 64)
     var starts: [UInt32] = []
@@ -40,7 +44,8 @@ func makeList(count: Int, seed: UInt64) -> ItemList {
     for id in 0..<count {
         if id > 0 { bytes.append(UInt8(ascii: ",")) }
         starts.append(UInt32(bytes.count))
-        let name = first[Int(random.next() % UInt64(first.count))] + " "
+        let name =
+            first[Int(random.next() % UInt64(first.count))] + " "
             + last[Int(random.next() % UInt64(last.count))] + " " + String(random.next() % 1000)
         let price = String(random.next() % 100_000) + "." + String(random.next() % 100)
         bytes.append(contentsOf: Array("{\"id\":\(id),\"name\":\"\(name)\",\"price\":\(price)}".utf8))
@@ -80,9 +85,10 @@ let (order, sections) = time("sectionKey order + alphabetical index") { () -> ([
     return (order, indexes.alphabeticalSections(order: order))
 }
 let peak = memory("VmHWM")
-print("list \(list.retainedBytes / 1_048_576) MiB; retained \(indexes.retainedBytes) B = "
-    + String(format: "%.2f", Double(indexes.retainedBytes) / Double(count)) + " B/element; "
-    + "peak above the list \((peak - baseRSS) / 1_048_576) MiB; \(sections.count) sections")
+print(
+    "list \(list.retainedBytes / 1_048_576) MiB; retained \(indexes.retainedBytes) B = "
+        + String(format: "%.2f", Double(indexes.retainedBytes) / Double(count)) + " B/element; "
+        + "peak above the list \((peak - baseRSS) / 1_048_576) MiB; \(sections.count) sections")
 precondition(sections.reduce(0) { $0 + $1.count } == count)
 _ = time("-name (derived from name)") { indexes.order(SortSpec(keys: [SortKey(name, descending: true)])) }
 _ = time("price (numbers)") { indexes.order(SortSpec(keys: [SortKey(price)])) }

@@ -46,7 +46,8 @@ func check(_ query: Substring, range: String?, options: PagingOptions) {
     _ = request.normalizedQuery
 
     for total in [0, 1, 37, 1 << 40] {
-        let paging = Paging(totalCount: total, offset: request.offset, pageSize: request.pageSize, pageBase: options.pageBase)
+        let paging = Paging(
+            totalCount: total, offset: request.offset, pageSize: request.pageSize, pageBase: options.pageBase)
         let links = LinkBuilder(
             base: "/objects", kept: request.kept, names: options.names, style: request.style,
             pageSize: request.pageSize, pageBase: options.pageBase, snapshot: "s1")

@@ -1,9 +1,9 @@
 import FuzzDriver
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 // libFuzzer's driver, started from this target's own entry point (see FuzzDriver.h).

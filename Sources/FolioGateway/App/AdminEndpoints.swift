@@ -37,7 +37,8 @@ enum AdminEndpoints {
         }
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

@@ -71,7 +71,9 @@ public func buildApplication(
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
             readiness.markListening()
-            logger.info("listening", metadata: ["listener": "client", "host": "\(listen.host)", "port": .stringConvertible(port)])
+            logger.info(
+                "listening",
+                metadata: ["listener": "client", "host": "\(listen.host)", "port": .stringConvertible(port)])
             await onListening(port)
         },
         logger: logger
@@ -81,7 +83,9 @@ public func buildApplication(
         admin = AdminEndpoints.application(
             address: address, current: current, readiness: readiness, logger: logger,
             onServerRunning: { port in
-                logger.info("listening", metadata: ["listener": "admin", "host": "\(address.host)", "port": .stringConvertible(port)])
+                logger.info(
+                    "listening",
+                    metadata: ["listener": "admin", "host": "\(address.host)", "port": .stringConvertible(port)])
                 await onAdminListening(port)
             })
     }

@@ -76,7 +76,8 @@ extension FolioServer {
         // The store outlives the gateway: unchanged routes keep their snapshots.
         let kept = configuration.routes.filter { previous.routes.contains($0) }.map(\.name)
         let removed = previous.routes.map(\.name).filter { !kept.contains($0) }
-        if configuration.cache.maxBytes != previous.cache.maxBytes, let memory = old.cache.store as? MemorySnapshotStore {
+        if configuration.cache.maxBytes != previous.cache.maxBytes, let memory = old.cache.store as? MemorySnapshotStore
+        {
             memory.setMaxBytes(configuration.cache.maxBytes)
         }
         old.cache.retire()
@@ -94,7 +95,8 @@ extension FolioServer {
             ])
         return .success(
             (
-                ReloadResult(problems: [], keptRoutes: kept, needsRestart: needsRestart, rebuiltUpstreamClient: rebuild),
+                ReloadResult(
+                    problems: [], keptRoutes: kept, needsRestart: needsRestart, rebuiltUpstreamClient: rebuild),
                 removed, gateway.cache.store
             ))
     }
@@ -104,7 +106,9 @@ extension FolioServer {
         for problem in problems {
             logger.error("config problem", metadata: ["problem": "\(problem.description)"])
         }
-        logger.error("config reload failed; the previous config keeps serving", metadata: ["problems": .stringConvertible(problems.count)])
+        logger.error(
+            "config reload failed; the previous config keeps serving",
+            metadata: ["problems": .stringConvertible(problems.count)])
         return .refused(problems)
     }
 }

@@ -16,7 +16,9 @@ extension Gateway {
             if result == .collapsed { metrics.coalescedWaiters.increment() }
         }
         guard configuration.logging.access, logger.logLevel <= .info else { return }
-        logger.info("request", metadata: accessFields(request, context: context, response: response, route: route, duration: duration))
+        logger.info(
+            "request",
+            metadata: accessFields(request, context: context, response: response, route: route, duration: duration))
     }
 
     /// The access log fields. The path is logged without its query (which may carry secrets);

@@ -60,7 +60,10 @@ struct Freshness: Sendable, Equatable {
             result.lifetime = maxAge.map { .seconds(max(0, $0 - age)) } ?? .zero
         } else if let expires = header("expires") {
             // An invalid Expires (e.g. "0") means already expired (RFC 9111 5.3).
-            guard let expiresAt = HTTPDate.parse(expires) else { result.lifetime = .zero; return result }
+            guard let expiresAt = HTTPDate.parse(expires) else {
+                result.lifetime = .zero
+                return result
+            }
             let date = header("date").flatMap(HTTPDate.parse) ?? Date()
             result.lifetime = .seconds(max(0, Int(expiresAt.timeIntervalSince(date)) - age))
         }
@@ -101,7 +104,9 @@ struct CacheControl: Sendable {
             if let eq = item.firstIndex(of: "=") {
                 let name = item[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
                 var value = item[item.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
                 directives[name] = value
             } else {
                 directives[item.lowercased()] = .some(nil)
@@ -117,14 +122,18 @@ struct CacheControl: Sendable {
     /// nil: absent; .some(nil): present but not a non-negative integer; .some(n): n seconds.
     func seconds(_ name: String) -> Int?? {
         guard let entry = directives[name] else { return nil }
-        guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else { return .some(nil) }
+        guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {
+            return .some(nil)
+        }
         return .some(Int(text.prefix(10)) ?? Int.max)
     }
 }
 
 /// IMF-fixdate and the two obsolete HTTP date forms (RFC 9110 5.6.7).
 enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
 
     /// Parsed once per fill at most, so formatters are made per call (they are not Sendable).
     static func parse(_ text: String) -> Date? {

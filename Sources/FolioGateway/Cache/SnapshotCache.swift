@@ -84,7 +84,8 @@ final class SnapshotCache: Sendable {
 
     /// Installs a fill's list and returns what the waiters get: a list the store refuses
     /// (larger than the whole cache) is handed back as uncacheable.
-    private func install(_ result: FillResult, key: CacheKey, generation: Int, retention: Duration) async -> FillResult {
+    private func install(_ result: FillResult, key: CacheKey, generation: Int, retention: Duration) async -> FillResult
+    {
         switch result {
         case .stored(let snapshot), .revalidated(let snapshot):
             guard isCurrent(key, generation: generation) else { return result }

@@ -113,7 +113,8 @@ struct SnapshotResolver: Sendable {
 
     /// A superseded snapshot answering its pinned link: `ttl` counts from when it was superseded.
     private static func retainedHit(_ pinned: RetainedSnapshot, now: ContinuousClock.Instant) -> Resolution {
-        .served(pinned.snapshot, .hit(ttl: -(now - pinned.supersededAt).staleSeconds), age: pinned.snapshot.age(at: now))
+        .served(
+            pinned.snapshot, .hit(ttl: -(now - pinned.supersededAt).staleSeconds), age: pinned.snapshot.age(at: now))
     }
 
     /// A pinned request whose token is not the list its fill produced. The fill it triggered (or

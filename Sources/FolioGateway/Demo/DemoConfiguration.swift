@@ -9,40 +9,40 @@ public enum DemoConfiguration {
     public static let upstreamPlaceholder = "http://demo-upstream"
 
     public static let yaml = #"""
-# Folio demo configuration, used by `folio demo`.
-# `http://demo-upstream` is replaced by the address of the built-in legacy upstream,
-# and server.listen by `--port`.
-server:
-  listen: 127.0.0.1:8080
-  admin: 127.0.0.1:0
+        # Folio demo configuration, used by `folio demo`.
+        # `http://demo-upstream` is replaced by the address of the built-in legacy upstream,
+        # and server.listen by `--port`.
+        server:
+          listen: 127.0.0.1:8080
+          admin: 127.0.0.1:0
 
-logging:
-  level: info
+        logging:
+          level: info
 
-defaults:
-  pageSize: 25
+        defaults:
+          pageSize: 25
 
-routes:
-  # 1,337 objects served by the legacy upstream as one unpaginated array.
-  - name: objects
-    path: /objects
-    upstream: http://demo-upstream/objects
-    sort: [name]
-    sectionKey: name
-    sortable: [name, price, id]
-    groupable: [category]
+        routes:
+          # 1,337 objects served by the legacy upstream as one unpaginated array.
+          - name: objects
+            path: /objects
+            upstream: http://demo-upstream/objects
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
 
-  # The same objects from a legacy endpoint that pages them 20 at a time behind
-  # `Link: <…>; rel="next"` headers, with no total: Folio crawls every page once,
-  # assembles the whole list and re-pages it like /objects.
-  - name: paged-objects
-    path: /paged-objects
-    upstream: http://demo-upstream/paged/objects
-    upstreamPaging: { style: linkHeader }
-    sort: [name]
-    sectionKey: name
-    sortable: [name, price, id]
-    groupable: [category]
+          # The same objects from a legacy endpoint that pages them 20 at a time behind
+          # `Link: <…>; rel="next"` headers, with no total: Folio crawls every page once,
+          # assembles the whole list and re-pages it like /objects.
+          - name: paged-objects
+            path: /paged-objects
+            upstream: http://demo-upstream/paged/objects
+            upstreamPaging: { style: linkHeader }
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
 
-"""#
+        """#
 }

@@ -29,7 +29,8 @@ public enum DemoData {
         let price = "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
         let category = categories[index % categories.count]
         let inStock = index % 3 != 0
-        return #"{"id":\#(index + 1),"name":"\#(first) \#(second)","category":"\#(category)","price":\#(price),"inStock":\#(inStock)}"#
+        return
+            #"{"id":\#(index + 1),"name":"\#(first) \#(second)","category":"\#(category)","price":\#(price),"inStock":\#(inStock)}"#
     }
 
     /// The whole list as one JSON array (what a legacy endpoint returns).

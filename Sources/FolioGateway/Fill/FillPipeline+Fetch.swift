@@ -8,9 +8,12 @@ extension FillPipeline {
         let conditional = previous.map { $0.etag != nil || $0.lastModified != nil } ?? false
         if let previous, conditional {
             if let etag = previous.etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
-            if let lastModified = previous.lastModified { headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
+            if let lastModified = previous.lastModified {
+                headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+            }
         }
-        let box = IndexerBox(ListIndexer(items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort.texts))
+        let box = IndexerBox(
+            ListIndexer(items: route.itemsPointer, limits: route.indexLimits, sort: route.config.sort.texts))
         let (head, sink) = try await upstream.get(plan.url, headers: headers) { [errorBodyLimit] head in
             IndexingSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
         }

@@ -31,7 +31,8 @@ extension FillPlan {
         }
         var varyValues: [String] = []
         for name in route.varyNames {
-            varyValues.append(HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
+            varyValues.append(
+                HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
         }
         let authorization = request.headers[.authorization]
         let cookie = request.headers[.cookie]

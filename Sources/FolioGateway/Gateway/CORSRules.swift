@@ -24,14 +24,18 @@ enum CORSRules {
             headers[.accessControlExposeHeaders] = exposed
             if !allowed.isEmpty, !allowed.contains("*") { appendVary(&headers, "Origin") }
         }
-        guard headers[.accessControlAllowOrigin] == nil, let value = allowOrigin(origin, allowed: allowed) else { return }
+        guard headers[.accessControlAllowOrigin] == nil, let value = allowOrigin(origin, allowed: allowed) else {
+            return
+        }
         headers[.accessControlAllowOrigin] = value
         if value != "*" { appendVary(&headers, "Origin") }
     }
 
     static func appendVary(_ headers: inout HTTPFields, _ name: String) {
         if let existing = headers[.vary], !existing.isEmpty {
-            if !existing.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == name.lowercased() }) {
+            if !existing.lowercased().split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == name.lowercased()
+            }) {
                 headers[.vary] = existing + ", " + name
             }
         } else {

@@ -40,11 +40,14 @@ extension Gateway {
         return response
     }
 
-    private func forward(_ request: Request, context: GatewayContext, url: String, requestID: String) async throws -> Response {
+    private func forward(_ request: Request, context: GatewayContext, url: String, requestID: String) async throws
+        -> Response
+    {
         var client = HTTPHeaders()
         for field in request.headers { client.add(name: field.name.rawName, value: field.value) }
         let headers = ProxyHeaders.upstreamRequestHeaders(
-            from: client, peer: context.peerAddress, peerIsTrusted: isTrusted(context.peerAddress), requestID: requestID)
+            from: client, peer: context.peerAddress, peerIsTrusted: isTrusted(context.peerAddress), requestID: requestID
+        )
         let method = HTTPMethod(rawValue: request.method.rawValue)
         let (head, body) = try await upstream.forward(
             method: method, url: url, headers: headers, body: request.body,
@@ -54,6 +57,7 @@ extension Gateway {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         fields[.contentLength] = String(body.readableBytes)
-        return Response(status: HTTPResponse.Status(code: head.status), headers: fields, body: ResponseBody(byteBuffer: body))
+        return Response(
+            status: HTTPResponse.Status(code: head.status), headers: fields, body: ResponseBody(byteBuffer: body))
     }
 }

@@ -72,7 +72,8 @@ extension Gateway {
         var contentRange: String?
         if let range = listRequest.range {
             if range.first >= total {
-                throw FolioError.rangeNotSatisfiable(totalCount: total).adding(header: .init("Cache-Status", cacheStatus))
+                throw FolioError.rangeNotSatisfiable(totalCount: total).adding(
+                    header: .init("Cache-Status", cacheStatus))
             }
             status = .partialContent
             let last = min(range.first + listRequest.pageSize - 1, total - 1)
@@ -93,7 +94,8 @@ extension Gateway {
         } else {
             representation = route.config.paging.envelope ? "envelope" : "bare"
         }
-        let etag = ETag.make(snapshot: snapshot.token, query: links.url(offset: listRequest.offset), representation: representation)
+        let etag = ETag.make(
+            snapshot: snapshot.token, query: links.url(offset: listRequest.offset), representation: representation)
 
         var headers: HTTPFields = [:]
         headers.reserveCapacity(14)
@@ -109,7 +111,8 @@ extension Gateway {
         if listRequest.metadataOnly {
             bytes = PageWriter.metadata(paging: paging, links: links)
         } else if route.config.paging.envelope {
-            bytes = PageWriter.envelope(view: view, paging: paging, links: links, itemsKey: route.config.paging.itemsKey)
+            bytes = PageWriter.envelope(
+                view: view, paging: paging, links: links, itemsKey: route.config.paging.itemsKey)
         } else {
             bytes = PageWriter.bareArray(view: view, items: paging.items)
         }

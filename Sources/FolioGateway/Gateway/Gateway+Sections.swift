@@ -33,7 +33,8 @@ struct ListSelection: Sendable {
                 throw .invalidParameter("beginsWith needs a sectionKey, and this route has none")
             }
             guard let title = Folding.title(forBeginsWith: value) else {
-                throw .invalidParameter("beginsWith '\(value)' does not fold to exactly one section title (one letter, or '#')")
+                throw .invalidParameter(
+                    "beginsWith '\(value)' does not fold to exactly one section title (one letter, or '#')")
             }
             beginsWithTitle = title
         } else {
@@ -57,7 +58,8 @@ struct ListSelection: Sendable {
                 groupBy = .field(name: field, path: path)
             } else {
                 let allowed = (route.sectionKey == nil ? [] : ["alphabetical"]) + route.config.groupable.map(\.text)
-                throw .invalidParameter("groupBy '\(field)' is not allowed on this route; allowed: \(Self.list(allowed))")
+                throw .invalidParameter(
+                    "groupBy '\(field)' is not allowed on this route; allowed: \(Self.list(allowed))")
             }
         } else {
             groupBy = nil
@@ -101,7 +103,8 @@ extension Gateway {
         case .alphabetical(let key):
             // Offsets refer to the list sorted by sectionKey: the route's order when it begins
             // with it, otherwise the order of ?sort=sectionKey.
-            let byKey = route.defaultSort.keys.first.map { $0.field == key && !$0.descending } ?? false
+            let byKey =
+                route.defaultSort.keys.first.map { $0.field == key && !$0.descending } ?? false
                 ? route.defaultSort : SortSpec(keys: [SortKey(key)])
             sections = indexes.alphabeticalSections(order: indexes.order(byKey))
             selector = "beginsWith"

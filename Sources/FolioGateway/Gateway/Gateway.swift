@@ -125,11 +125,13 @@ public final class Gateway: Sendable {
         let route = routes[match.routeIndex]
         switch request.method {
         case .get, .head:
-            return try await serveList(request, context: context, route: route, match: match, target: target, requestID: requestID)
+            return try await serveList(
+                request, context: context, route: route, match: match, target: target, requestID: requestID)
         case .options:
             return CORSRules.preflight(request, allowed: configuration.server.cors.allowOrigins)
         case .post, .put, .patch, .delete:
-            return try await forwardUnsafe(request, context: context, route: route, match: match, target: target, requestID: requestID)
+            return try await forwardUnsafe(
+                request, context: context, route: route, match: match, target: target, requestID: requestID)
         default:
             var response = Problem.response(.methodNotAllowed(request.method.rawValue, path: route.config.path.text))
             response.headers[.allow] = CORSRules.allowedMethods

@@ -2,9 +2,9 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// swift-log handler writing one JSON object per line (README, "Logs"): `time`, `level`, `message`,

@@ -37,7 +37,8 @@ public final class GatewayMetrics: Sendable {
         unrouted = RouteMetrics(route: RouteMetrics.unroutedName, registry: registry)
         var breaches: [Limit: Counter] = [:]
         for limit in Limit.all {
-            breaches[limit] = registry.makeCounter(descriptor: Self.limitBreaches.descriptor, labels: [("limit", limit.key)])
+            breaches[limit] = registry.makeCounter(
+                descriptor: Self.limitBreaches.descriptor, labels: [("limit", limit.key)])
         }
         limitBreaches = breaches
     }
@@ -81,7 +82,8 @@ extension GatewayMetrics {
         "limit_breaches", unit: "total", help: "Breaches of a configured limit, by its key under limits.")
     static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
     static let cacheMaxBytes = descriptor(
-        "cache_max", unit: "bytes", help: "The cache bound in force (cache.maxBytes; auto: half the container's memory limit).")
+        "cache_max", unit: "bytes",
+        help: "The cache bound in force (cache.maxBytes; auto: half the container's memory limit).")
     static let snapshots = descriptor("snapshots", unit: nil, help: "Snapshots held, current and retained.")
     static let fillsInFlight = descriptor("fills_in_flight", unit: nil, help: "Upstream fills running now.")
 

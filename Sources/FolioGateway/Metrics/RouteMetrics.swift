@@ -18,10 +18,12 @@ final class RouteMetrics: Sendable {
     init(route: String, registry: PrometheusCollectorRegistry) {
         let label = ("route", route)
         requests = StatusClass.labels.map { status in
-            registry.makeCounter(descriptor: GatewayMetrics.requests.descriptor, labels: [label, ("status_class", status)])
+            registry.makeCounter(
+                descriptor: GatewayMetrics.requests.descriptor, labels: [label, ("status_class", status)])
         }
         requestDuration = registry.makeDurationHistogram(
-            descriptor: GatewayMetrics.requestDuration.descriptor, labels: [label], buckets: GatewayMetrics.requestBuckets)
+            descriptor: GatewayMetrics.requestDuration.descriptor, labels: [label],
+            buckets: GatewayMetrics.requestBuckets)
         upstreamFetches = UpstreamOutcome.allCases.map { outcome in
             registry.makeCounter(
                 descriptor: GatewayMetrics.upstreamFetches.descriptor, labels: [label, ("outcome", outcome.label)])
@@ -30,7 +32,8 @@ final class RouteMetrics: Sendable {
             descriptor: GatewayMetrics.upstreamFetchDuration.descriptor, labels: [label],
             buckets: GatewayMetrics.upstreamBuckets)
         cacheLookups = CacheResult.allCases.map { result in
-            registry.makeCounter(descriptor: GatewayMetrics.cacheLookups.descriptor, labels: [label, ("result", result.label)])
+            registry.makeCounter(
+                descriptor: GatewayMetrics.cacheLookups.descriptor, labels: [label, ("result", result.label)])
         }
     }
 

@@ -117,7 +117,8 @@ extension Gateway {
             ProbeReport.Page(
                 url: exchange.head.url, status: exchange.head.status, bytes: exchange.bodyBytes,
                 milliseconds: exchange.duration.fractionalMilliseconds,
-                cacheControl: exchange.head.headers.joined("cache-control"), expires: exchange.head.headers.joined("expires"))
+                cacheControl: exchange.head.headers.joined("cache-control"),
+                expires: exchange.head.headers.joined("expires"))
         }
         if report.ok { describeFreshness(of: exchanges, plan: plan, route: route, into: &report) }
         return report
@@ -133,7 +134,9 @@ extension Gateway {
         var shortest = 0
         var combined = first
         for (index, page) in pages.enumerated().dropFirst() {
-            if page.lifetime < pages[shortest].lifetime || (!page.storable && pages[shortest].storable) { shortest = index }
+            if page.lifetime < pages[shortest].lifetime || (!page.storable && pages[shortest].storable) {
+                shortest = index
+            }
             combined = combined.crawled(with: page)
         }
         let head = exchanges[shortest].head

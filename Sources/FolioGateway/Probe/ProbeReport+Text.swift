@@ -7,10 +7,12 @@ extension ProbeReport {
             let pageCount = pages.count == 1 ? "1 page" : "\(pages.count) pages"
             lines.append("  \(items) items, \(bytes) bytes in \(pageCount), \(Self.format(milliseconds)) ms")
         } else if !pages.isEmpty {
-            lines.append("  \(pages.count == 1 ? "1 page" : "\(pages.count) pages") fetched, \(Self.format(milliseconds)) ms")
+            lines.append(
+                "  \(pages.count == 1 ? "1 page" : "\(pages.count) pages") fetched, \(Self.format(milliseconds)) ms")
         }
         if let freshness {
-            var text = freshness.cacheable ? "fresh for \(freshness.seconds) s" : "not cached, fetched for every request"
+            var text =
+                freshness.cacheable ? "fresh for \(freshness.seconds) s" : "not cached, fetched for every request"
             if freshness.cacheable && freshness.mustRevalidate { text += ", never served stale (must-revalidate)" }
             lines.append("  freshness: \(text) (\(freshness.why))")
         }

@@ -20,7 +20,8 @@ final class FolioProcess: Sendable {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("folio")
         let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let candidates = [beside, root.appendingPathComponent(".build/debug/folio")]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw TestFailure("no built folio executable at \(candidates.map(\.path)); run `swift build` first")
@@ -43,7 +44,8 @@ final class FolioProcess: Sendable {
     private static func newestFile(in directories: [URL]) -> (String, Date)? {
         var newest: (String, Date)?
         for directory in directories {
-            let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+            let files =
+                (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
             for file in files where file.pathExtension == "o" {
                 guard let date = modified(file), date > newest?.1 ?? .distantPast else { continue }
                 newest = (file.path, date)

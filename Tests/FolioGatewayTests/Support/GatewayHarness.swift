@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import FolioConfiguration
-import Foundation
 import FolioEngine
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -97,11 +97,21 @@ func rawItems(_ body: String, key: String = "objects") throws -> [String] {
     while i < bytes.count {
         let b = bytes[i]
         if inString {
-            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            if escaped {
+                escaped = false
+            } else if b == UInt8(ascii: "\\") {
+                escaped = true
+            } else if b == UInt8(ascii: "\"") {
+                inString = false
+            }
         } else {
             switch b {
-            case UInt8(ascii: "\""): inString = true; if itemStart == nil { itemStart = i }
-            case UInt8(ascii: "{"), UInt8(ascii: "["): if depth == 0 && itemStart == nil { itemStart = i }; depth += 1
+            case UInt8(ascii: "\""):
+                inString = true
+                if itemStart == nil { itemStart = i }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if depth == 0 && itemStart == nil { itemStart = i }
+                depth += 1
             case UInt8(ascii: "}"): depth -= 1
             case UInt8(ascii: "]"):
                 if depth == 0 {
@@ -110,7 +120,10 @@ func rawItems(_ body: String, key: String = "objects") throws -> [String] {
                 }
                 depth -= 1
             case UInt8(ascii: ","):
-                if depth == 0, let s = itemStart { items.append(String(decoding: bytes[s..<i], as: UTF8.self)); itemStart = nil }
+                if depth == 0, let s = itemStart {
+                    items.append(String(decoding: bytes[s..<i], as: UTF8.self))
+                    itemStart = nil
+                }
             case UInt8(ascii: " "), UInt8(ascii: "\n"): break
             default: if itemStart == nil { itemStart = i }
             }
@@ -127,7 +140,9 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// Sends `uris` to the live gateway at once over separate connections (HummingbirdTesting's
 /// client sends one request at a time), returning each answer's status and `Cache-Status`.
-func concurrentGets(_ client: any TestClientProtocol, _ uris: [String]) async throws -> [(status: Int, cacheStatus: String?)] {
+func concurrentGets(_ client: any TestClientProtocol, _ uris: [String]) async throws -> [(
+    status: Int, cacheStatus: String?
+)] {
     let port = try #require(client.port)
     // Its own client: the shared one opens at most 8 connections per host and would queue
     // the rest, so they would not overlap.

@@ -82,7 +82,8 @@ func withFolio<T: Sendable>(
     let http = HTTPClient(eventLoopGroupProvider: .singleton)
     do {
         let folio = RunningFolio(
-            server: server, service: service, clientPort: try await clientPort.value(), adminPort: try await adminPort.value(),
+            server: server, service: service, clientPort: try await clientPort.value(),
+            adminPort: try await adminPort.value(),
             http: http)
         let result = try await body(folio)
         service.drain()

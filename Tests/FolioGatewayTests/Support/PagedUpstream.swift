@@ -55,7 +55,8 @@ struct PagedUpstream: Sendable {
         case .nextField:
             return "items: /items\nupstreamPaging: { style: nextField, nextField: /next\(extraKeys) }"
         case .page(let first):
-            return "items: /data\nupstreamPaging: { style: page, size: 100, firstPage: \(first)\(totalKey)\(extraKeys) }"
+            return
+                "items: /data\nupstreamPaging: { style: page, size: 100, firstPage: \(first)\(totalKey)\(extraKeys) }"
         case .offset:
             return "items: /data\nupstreamPaging: { style: offset, size: 100\(totalKey)\(extraKeys) }"
         }

@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real HTTP/1.1 server on 127.0.0.1 (ephemeral port) playing an upstream in tests.
@@ -249,7 +249,9 @@ extension TestUpstream {
     }
 
     /// Writes `reply` through the pipeline (`Channel` writes are safe from any thread).
-    fileprivate static func send(_ reply: Reply, answering request: HTTPRequestHead, on channel: any Channel) async throws {
+    fileprivate static func send(_ reply: Reply, answering request: HTTPRequestHead, on channel: any Channel)
+        async throws
+    {
         if let delay = reply.delay { try await Task.sleep(for: delay) }
         var headers = HTTPHeaders(reply.headers)
         let framed = headers.contains(name: "content-length") || headers.contains(name: "transfer-encoding")
@@ -261,7 +263,8 @@ extension TestUpstream {
             }
         }
         let status = HTTPResponseStatus(statusCode: reply.status)
-        try await channel.writeAndFlush(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
+        try await channel.writeAndFlush(
+            HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
         if request.method != .HEAD {
             for (index, part) in (reply.chunks ?? (reply.body.isEmpty ? [] : [reply.body])).enumerated() {
                 if let delay = reply.chunkDelay { try await Task.sleep(for: delay) }

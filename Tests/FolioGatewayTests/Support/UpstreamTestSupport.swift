@@ -3,6 +3,7 @@ import FolioEngine
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+
 @testable import FolioGateway
 
 /// A sink that keeps every chunk as received, to check both content and streaming.

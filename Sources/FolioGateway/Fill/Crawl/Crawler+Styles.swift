@@ -28,7 +28,9 @@ extension Crawler {
     /// `page` and `offset` stop at an empty page or one shorter than the first page (so an
     /// upstream that caps its page size below `size` is still crawled to the end); the others
     /// stop when the page names no next one.
-    func nextURL(after head: UpstreamHead, body: IndexedBody, nextPointer: JSONPointer?, state: CrawlState) throws -> String? {
+    func nextURL(after head: UpstreamHead, body: IndexedBody, nextPointer: JSONPointer?, state: CrawlState) throws
+        -> String?
+    {
         switch paging.style {
         case .page:
             guard body.itemCount > 0, body.itemCount >= state.firstLength else { return nil }

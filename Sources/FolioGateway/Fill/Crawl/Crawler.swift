@@ -38,14 +38,17 @@ struct Crawler: Sendable {
 
     /// Crawls within `crawlTimeout` (504 beyond it).
     func run() async throws -> Outcome {
-        try await Deadline(after: crawlTimeout).run(orThrow: FolioError.crawlTimeout(crawlTimeout)) { try await crawl() }
+        try await Deadline(after: crawlTimeout).run(orThrow: FolioError.crawlTimeout(crawlTimeout)) {
+            try await crawl()
+        }
     }
 
     private func crawl() async throws -> Outcome {
         let nextPointer = paging.style == .nextField ? paging.nextField : nil
         let totalPointer = paging.totalField
         let indexer = IndexerBox(
-            ListIndexer(items: items, limits: limits, sort: sort, captures: [nextPointer, totalPointer].compactMap { $0 }))
+            ListIndexer(
+                items: items, limits: limits, sort: sort, captures: [nextPointer, totalPointer].compactMap { $0 }))
         var state = CrawlState(origin: Origin(url), firstURL: firstURL)
 
         let first = try await fetchFirst(state.firstURL, into: indexer)
@@ -72,13 +75,16 @@ struct Crawler: Sendable {
                 "The first page gives a total of \(total) items, but the \(state.pages) pages hold \(state.items).")
         }
         let (list, token) = try indexer.finish()
-        return .list(list, token: token, freshness: state.freshness ?? pageFreshness(UpstreamHead(status: 200, headers: [:], url: url)))
+        return .list(
+            list, token: token,
+            freshness: state.freshness ?? pageFreshness(UpstreamHead(status: 200, headers: [:], url: url)))
     }
 
     /// The item count at `totalField`: a non-negative integer.
     private static func total(_ value: IndexedBody.CapturedValue, pointer: JSONPointer) throws -> Int {
         guard case .integer(let total) = value, total >= 0 else {
-            throw FolioError.crawlTotalMismatch("The first page has no non-negative integer at totalField '\(pointer)'.")
+            throw FolioError.crawlTotalMismatch(
+                "The first page has no non-negative integer at totalField '\(pointer)'.")
         }
         return total
     }
