@@ -123,16 +123,8 @@ public final class ServerLifecycle: Sendable {
             ])
         try? await Task.sleep(for: settings.shutdownDelay)
         await group.triggerGracefulShutdown()
-        let drainTimeout = settings.drainTimeout
-        let inTime = await race(
-            {
-                await listenerClosed.wait()
-                return true
-            },
-            {
-                try? await Task.sleep(for: drainTimeout)
-                return listenerClosed.isOpen
-            })
+        let inTime =
+            await Deadline(after: settings.drainTimeout).wait { await listenerClosed.wait() } || listenerClosed.isOpen
         if inTime {
             let result = await running.result
             if case .failure(let error) = result {
@@ -151,15 +143,7 @@ public final class ServerLifecycle: Sendable {
         running.cancel()
         // Give cancellation a moment to close connections, but never wait on a request that
         // ignores it.
-        _ = await race(
-            {
-                await groupEnded.wait()
-                return true
-            },
-            {
-                try? await Task.sleep(for: .seconds(1))
-                return false
-            })
+        _ = await Deadline(after: .seconds(1)).wait { await groupEnded.wait() }
         return .cutOff
     }
 }

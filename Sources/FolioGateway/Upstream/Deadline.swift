@@ -1,5 +1,5 @@
 /// A time budget shared by every stage of one piece of work: the hops, head and body of an
-/// upstream exchange, or all the pages of a crawl.
+/// upstream exchange, all the pages of a crawl, a drain's wait for its requests.
 ///
 /// AsyncHTTPClient's own deadline stops once the head has arrived, and a slowly dripping body
 /// would otherwise hold a request forever: each stage races its work against a sleep until
@@ -39,6 +39,23 @@ struct Deadline: Sendable {
             case .finished(let value): return value
             case .timedOut, nil: throw timeout()
             }
+        }
+    }
+
+    /// Waits for `work` until the deadline; whether it finished in time. `work` is cancelled
+    /// when time runs out, and must end promptly then.
+    func wait(for work: @escaping @Sendable () async -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await work()
+                return true
+            }
+            group.addTask { [instant] in
+                try? await TimerSleep.until(instant)
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
         }
     }
 
