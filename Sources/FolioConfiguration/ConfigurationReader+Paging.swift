@@ -40,17 +40,23 @@ extension ConfigurationReader {
         return paging
     }
 
+    /// A query parameter's name: any non-empty text.
+    mutating func parameterName(_ entry: ConfigEntry) -> String? {
+        guard let name = string(entry) else { return nil }
+        guard !name.isEmpty else {
+            report("a parameter name cannot be empty", at: entry.location)
+            return nil
+        }
+        return name
+    }
+
     /// `params:` merged name by name, then checked as a whole: the three names must be
     /// distinct, non-empty and not one of Folio's other parameters.
     private mutating func params(_ entry: ConfigEntry, base: Configuration.ParamNames) -> Configuration.ParamNames {
         guard let fields = fields(entry) else { return base }
         var names = base
         for key in Self.paramKeys {
-            guard let e = fields[key], let name = string(e) else { continue }
-            if name.isEmpty {
-                report("a parameter name cannot be empty", at: e.location)
-                continue
-            }
+            guard let e = fields[key], let name = parameterName(e) else { continue }
             if Configuration.Route.fixedParameterNames.contains(name) {
                 report("'\(name)' is already one of Folio's parameters", at: e.location)
                 continue

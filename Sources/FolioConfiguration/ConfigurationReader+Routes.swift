@@ -174,11 +174,7 @@ extension ConfigurationReader {
         var paging = Configuration.UpstreamPaging(style: style ?? .linkHeader)
         if let e = fields["nextField"], let pointer = pointer(e) { paging.nextField = pointer }
         for key in ["pageParam", "offsetParam", "sizeParam"] {
-            guard let e = fields[key], let text = string(e) else { continue }
-            if text.isEmpty {
-                report("a parameter name cannot be empty", at: e.location)
-                continue
-            }
+            guard let e = fields[key], let text = parameterName(e) else { continue }
             switch key {
             case "pageParam": paging.pageParam = text
             case "offsetParam": paging.offsetParam = text
