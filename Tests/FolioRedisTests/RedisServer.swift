@@ -21,14 +21,17 @@ struct RedisServer {
         }
     }
 
-    /// On `port` when given (a restart), else on a random free one.
+    /// On `port` when given (a restart), else on a random free one below the kernel's ephemeral
+    /// range (32768 and up on Linux): a port that `bind(0)` never hands out, so while a test
+    /// restarts its server on the same port, no server of a test running in parallel can have
+    /// taken it.
     static func start(arguments: [String] = [], port fixed: Int? = nil) async throws -> RedisServer {
         guard
             let path = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(
                 where: FileManager.default.isExecutableFile)
         else { throw RedisTestFailure("redis-server is not installed (apt-get install redis-server)") }
         for _ in 0..<(fixed == nil ? 20 : 1) {
-            let port = fixed ?? Int.random(in: 20_000..<60_000)
+            let port = fixed ?? Int.random(in: 20_000..<32_768)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments =

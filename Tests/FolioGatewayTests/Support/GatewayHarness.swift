@@ -27,11 +27,13 @@ func withGateway<T: Sendable>(
     }
 }
 
-/// The tests' one config builder: one route `/objects` in front of `upstream`, the client
-/// listener on an ephemeral loopback port, the admin listener too when `admin` is set, plus
-/// extra `server:` keys, route keys (indented for the route mapping) and top-level YAML.
+/// The tests' one config builder: one route (`objects` on `/objects` unless `name` and `path`
+/// say otherwise) in front of `upstream`, the client listener on an ephemeral loopback port, the
+/// admin listener too when `admin` is set, plus extra `server:` keys, route keys (indented for
+/// the route mapping) and top-level YAML.
 func gatewayYAML(
-    upstream: String, admin: Bool = false, server: String = "", route: String = "", top: String = ""
+    upstream: String, admin: Bool = false, server: String = "", route: String = "", top: String = "",
+    name: String = "objects", path: String = "/objects"
 ) -> String {
     """
     server:
@@ -40,28 +42,19 @@ func gatewayYAML(
     \(server.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
     \(top)
     routes:
-      - name: objects
-        path: /objects
+      - name: \(name)
+        path: \(path)
         upstream: \(upstream)
     \(route.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
     """
 }
 
-/// A config with one route `/lists/{id}` in front of `upstream/list/{id}` (a list per id) and
-/// `cache.maxBytes` of `maxBytes`, plus extra route keys.
+/// `gatewayYAML` with one route `/lists/{id}` in front of `upstream/list/{id}` (a list per id)
+/// and `cache.maxBytes` of `maxBytes`, plus extra route keys.
 func listsYAML(upstream: String, maxBytes: String, route: String = "") -> String {
-    """
-    server:
-      listen: 127.0.0.1:0
-      admin: null
-    cache:
-      maxBytes: \(maxBytes)
-    routes:
-      - name: lists
-        path: /lists/{id}
-        upstream: \(upstream)/list/{id}
-    \(route.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
-    """
+    gatewayYAML(
+        upstream: upstream + "/list/{id}", route: route, top: "cache:\n  maxBytes: \(maxBytes)", name: "lists",
+        path: "/lists/{id}")
 }
 
 /// `count` objects as the upstream would send them, with their exact element texts.
