@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // What more than one test module needs (launching child processes safely).
+        .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
         .testTarget(
             name: "FolioRedisTests",
@@ -105,6 +107,7 @@ let package = Package(
             name: "FolioGatewayTests",
             dependencies: [
                 "FolioGateway",
+                "FolioTestSupport",
                 "FolioConfiguration",
                 "CAllocator",
                 "CBrotli",

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FolioConfiguration
+import FolioTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -34,7 +35,7 @@ import Testing
             if data.isEmpty { handle.readabilityHandler = nil }
             output.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
+        try ChildProcess.run(process)
         defer { if process.isRunning { process.terminate() } }
 
         // The tour names the gateway's bound port: `curl -s 'http://127.0.0.1:PORT/objects?…`.

@@ -1,4 +1,5 @@
 import FolioConfiguration
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -164,7 +165,7 @@ struct ProbeTests {
                 let output = Pipe()
                 process.standardOutput = output
                 process.standardError = Pipe()
-                try process.run()
+                try ChildProcess.run(process)
                 let data = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 return (process.terminationStatus, data)

@@ -3,9 +3,13 @@ import Foundation
 import Testing
 
 /// A real `redis-server` (Debian's package) on a free loopback port, for the life of `body`.
+///
+/// Spawned with `posix_spawn` rather than Foundation's `Process`, whose `run()` crashed (a
+/// `memmove` past a buffer) once in a parallel test run; the signal mask is reset for the child,
+/// and its output goes to /dev/null.
 struct RedisServer {
     let port: Int
-    let process: Process
+    let pid: pid_t
 
     static func with<T>(
         arguments: [String] = [], port: Int? = nil, _ body: (RedisServer) async throws -> T
@@ -32,38 +36,58 @@ struct RedisServer {
         else { throw RedisTestFailure("redis-server is not installed (apt-get install redis-server)") }
         for _ in 0..<(fixed == nil ? 20 : 1) {
             let port = fixed ?? Int.random(in: 20_000..<32_768)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments =
+            let pid = try spawn(
+                path,
                 [
                     "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--daemonize", "no", "--loglevel", "warning",
-                ] + arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+                ] + arguments)
+            let server = RedisServer(port: port, pid: pid)
             // Ready once it accepts a connection; gone at once when the port was taken.
             for _ in 0..<100 {
-                guard process.isRunning else { break }
-                if let connection = try? await RedisConnection.connect(
-                    RedisConfiguration(host: "127.0.0.1", port: port))
-                {
+                guard server.isRunning else { break }
+                let configuration = RedisConfiguration(host: "127.0.0.1", port: port)
+                if let connection = try? await RedisConnection.connect(configuration) {
                     await connection.close()
-                    return RedisServer(port: port, process: process)
+                    return server
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            RedisServer(port: port, process: process).stop()
+            server.stop()
         }
         throw RedisTestFailure("redis-server did not start")
     }
 
-    /// SIGKILL: the server inherits the spawning thread's signal mask, and Dispatch's threads
-    /// block SIGTERM, so `terminate()` would not stop it.
-    /// Foundation's `isRunning`/`waitUntilExit` were seen to report such a server gone while it
-    /// still ran, so the pid is killed and reaped here directly.
+    /// Starts `path` with `arguments`, stdout and stderr to /dev/null, no signal blocked.
+    private static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard status == 0 else { throw RedisTestFailure("posix_spawn \(path) failed: \(status)") }
+        return pid
+    }
+
+    /// Whether the server process has not exited (an exited one is reaped here).
+    var isRunning: Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    /// SIGKILL, then the pid is reaped, so no zombie outlives the test.
     func stop() {
-        let pid = process.processIdentifier
         kill(pid, SIGKILL)
         for _ in 0..<200 {
             var status: Int32 = 0

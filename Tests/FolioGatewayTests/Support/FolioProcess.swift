@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -91,7 +92,7 @@ final class FolioProcess: Sendable {
             errors.withLock { $0.append(contentsOf: data) }
             if data.isEmpty { handle.readabilityHandler = nil }
         }
-        try process.run()
+        try ChildProcess.run(process)
     }
 
     /// Replaces the config file (for a SIGHUP).
