@@ -98,10 +98,16 @@ let package = Package(
         ),
         // What more than one test module needs (launching child processes safely).
         .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
+        // Snapshots shared by replicas through Redis: keys, the codec that checks a list's token
+        // on the way back, reads and writes.
+        .target(
+            name: "FolioRedisStore",
+            dependencies: ["FolioEngine", "FolioRedis", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
         .testTarget(
             name: "FolioRedisTests",
-            dependencies: ["FolioRedis", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["FolioRedis", "FolioRedisStore", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "FolioGatewayTests",

@@ -13,6 +13,10 @@ public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     static func timeout(_ message: String) -> Self { Self(kind: .timeout, message: message) }
     static func protocolError(_ message: String) -> Self { Self(kind: .protocolError, message: message) }
     static func server(_ message: String) -> Self { Self(kind: .server, message: message) }
+    /// A well-formed reply of another kind than the command gives (e.g. no `OK` to a `SET`).
+    public static func unexpectedReply(_ reply: String) -> Self {
+        Self(kind: .protocolError, message: "unexpected reply \(reply)")
+    }
 
     /// The connection is gone or could not be made (the command may or may not have run).
     public var isConnectionError: Bool { kind == .connection }

@@ -1,5 +1,6 @@
 import FolioRedis
 import Foundation
+import Synchronization
 import Testing
 
 /// A real `redis-server` (Debian's package) on a free loopback port, for the life of `body`.
@@ -35,7 +36,7 @@ struct RedisServer {
                 where: FileManager.default.isExecutableFile)
         else { throw RedisTestFailure("redis-server is not installed (apt-get install redis-server)") }
         for _ in 0..<(fixed == nil ? 20 : 1) {
-            let port = fixed ?? Int.random(in: 20_000..<32_768)
+            let port = fixed ?? nextPort()
             let pid = try spawn(
                 path,
                 [
@@ -56,6 +57,15 @@ struct RedisServer {
             server.stop()
         }
         throw RedisTestFailure("redis-server did not start")
+    }
+
+    /// Ports handed to new servers: consecutive from a random start, so two tests of this
+    /// process running in parallel never pick the same one (a second server on a taken port
+    /// exits, but its readiness check would reach the first).
+    private static let ports = Atomic<Int>(Int.random(in: 0..<10_000))
+
+    private static func nextPort() -> Int {
+        20_000 + ports.wrappingAdd(1, ordering: .relaxed).oldValue % 12_768
     }
 
     /// Starts `path` with `arguments`, stdout and stderr to /dev/null, no signal blocked.

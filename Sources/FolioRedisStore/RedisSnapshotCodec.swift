@@ -1,0 +1,76 @@
+import FolioEngine
+import Foundation
+
+/// A `StoredList` as Redis values: the elements as one JSON array cut into parts, and a small
+/// JSON metadata record. Decoding indexes the parts again and recomputes the token: a snapshot
+/// whose bytes do not give the token it claims (a torn write, a part evicted, tampering) is
+/// refused, never served.
+public enum RedisSnapshotCodec {
+    /// Largest part written: values of a few MiB keep Redis responsive to other clients.
+    public static let partBytes = 4 << 20
+
+    struct Meta: Codable, Equatable {
+        var version = 1
+        var token: String
+        var sort: [String]
+        var count: Int
+        var bytes: Int
+        var parts: Int
+        var storedAt: Int64
+        var lifetime: Int64
+        var etag: String?
+        var lastModified: String?
+        var mustRevalidate: Bool
+    }
+
+    /// The metadata and the parts of `stored`.
+    public static func encode(_ stored: StoredList, partBytes: Int = partBytes) -> (meta: [UInt8], parts: [[UInt8]]) {
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        body.reserveCapacity(stored.list.bytes.count + 2)
+        for index in 0..<stored.list.count {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            let range = stored.list.range(of: index)
+            body.append(contentsOf: stored.list.bytes[range])
+        }
+        body.append(UInt8(ascii: "]"))
+        let size = max(1, partBytes)
+        let parts = stride(from: 0, to: body.count, by: size).map { Array(body[$0..<min($0 + size, body.count)]) }
+        let meta = Meta(
+            token: stored.token, sort: stored.sort, count: stored.list.count, bytes: body.count, parts: parts.count,
+            storedAt: stored.storedAtMilliseconds, lifetime: stored.lifetimeMilliseconds, etag: stored.etag,
+            lastModified: stored.lastModified, mustRevalidate: stored.mustRevalidate)
+        // Encoding a struct of strings, numbers and booleans cannot fail.
+        let json = (try? JSONEncoder().encode(meta)) ?? Data()
+        return (Array(json), parts)
+    }
+
+    /// The metadata's token and part count, or nil when it is not Folio's metadata.
+    public static func header(_ meta: [UInt8]) -> (token: String, parts: Int)? {
+        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(meta)), decoded.version == 1 else {
+            return nil
+        }
+        return (decoded.token, decoded.parts)
+    }
+
+    /// The stored list, or nil when the metadata is not Folio's, a part is missing, or the
+    /// elements do not give the token (or count, or size) the metadata claims.
+    public static func decode(meta: [UInt8], parts: [[UInt8]?]) -> StoredList? {
+        guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
+            parts.count == meta.parts
+        else { return nil }
+        var indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: meta.bytes), sort: meta.sort)
+        var received = 0
+        for part in parts {
+            guard let part else { return nil }
+            received += part.count
+            do { try indexer.append(part) } catch { return nil }
+        }
+        guard received == meta.bytes, (try? indexer.endBody()) != nil,
+            let (list, token) = try? indexer.finish(), token == meta.token, list.count == meta.count
+        else { return nil }
+        return StoredList(
+            list: list, token: token, sort: meta.sort, storedAtMilliseconds: meta.storedAt,
+            lifetimeMilliseconds: meta.lifetime, etag: meta.etag, lastModified: meta.lastModified,
+            mustRevalidate: meta.mustRevalidate)
+    }
+}

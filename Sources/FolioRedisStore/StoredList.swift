@@ -1,0 +1,32 @@
+import FolioEngine
+
+/// One snapshot as Redis holds it for every replica: the list's elements and what its freshness
+/// and validators were when the filler stored it. Orders, sections and rendered pages are not
+/// shared; a replica rebuilds them from the elements.
+public struct StoredList: Sendable {
+    public var list: ItemList
+    public var token: String
+    /// The route's sort, as written: part of what the token hashes.
+    public var sort: [String]
+    /// When the filler stored it, wall clock (replicas share no monotonic clock).
+    public var storedAtMilliseconds: Int64
+    /// How long it is fresh from `storedAtMilliseconds`.
+    public var lifetimeMilliseconds: Int64
+    public var etag: String?
+    public var lastModified: String?
+    public var mustRevalidate: Bool
+
+    public init(
+        list: ItemList, token: String, sort: [String], storedAtMilliseconds: Int64, lifetimeMilliseconds: Int64,
+        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false
+    ) {
+        self.list = list
+        self.token = token
+        self.sort = sort
+        self.storedAtMilliseconds = storedAtMilliseconds
+        self.lifetimeMilliseconds = lifetimeMilliseconds
+        self.etag = etag
+        self.lastModified = lastModified
+        self.mustRevalidate = mustRevalidate
+    }
+}
