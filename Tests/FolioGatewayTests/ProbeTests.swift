@@ -158,24 +158,19 @@ struct ProbeTests {
                         upstream: \(upstream.baseURL)/down
                     """).write(to: file, atomically: true, encoding: .utf8)
 
-            func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data) {
+            func run(_ arguments: [String]) async throws -> (status: Int32, stdout: Data) {
                 let process = Process()
                 process.executableURL = try FolioProcess.executable()
                 process.arguments = ["probe", "--config", file.path] + arguments
-                let output = Pipe()
-                process.standardOutput = output
                 process.standardError = Pipe()
-                try ChildProcess.run(process)
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, data)
+                return try await ChildProcess.output(of: process)
             }
-            let good = try run(["--json", "objects"])
+            let good = try await run(["--json", "objects"])
             #expect(good.status == 0)
             let reports = try JSONSerialization.jsonObject(with: good.stdout) as? [[String: Any]]
             #expect(reports?.first?["items"] as? Int == 4)
             #expect(reports?.first?["ok"] as? Bool == true)
-            let all = try run([])
+            let all = try await run([])
             #expect(all.status == 1)
             let text = String(decoding: all.stdout, as: UTF8.self)
             #expect(text.contains("objects: ok"))

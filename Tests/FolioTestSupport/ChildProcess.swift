@@ -11,4 +11,30 @@ public enum ChildProcess {
     public static func run(_ process: Process) throws {
         try launching.withLock { _ in try process.run() }
     }
+
+    /// Runs `process` to its end and returns its status and standard output. The blocking reads
+    /// and the wait happen on a thread of their own: on 2 cores, a test blocking one of the two
+    /// threads that run every test's tasks starved the test upstream the child was talking to.
+    public static func output(of process: Process) async throws -> (status: Int32, stdout: Data) {
+        let output = Pipe()
+        process.standardOutput = output
+        try run(process)
+        let child = Unchecked(process)
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                child.value.waitUntilExit()
+                continuation.resume(returning: (child.value.terminationStatus, data))
+            }
+        }
+    }
+}
+
+/// A `Process` handed to the one thread that waits for it.
+private final class Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }
