@@ -45,6 +45,8 @@ let package = Package(
             dependencies: [
                 "FolioEngine",
                 "FolioConfiguration",
+                "FolioRedis",
+                "FolioRedisStore",
                 "CAllocator",
                 "CBrotli",
                 "CZstd",
@@ -97,7 +99,7 @@ let package = Package(
             ]
         ),
         // What more than one test module needs (launching child processes safely).
-        .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
+        .target(name: "FolioTestSupport", dependencies: ["FolioRedis"], path: "Tests/FolioTestSupport"),
         // Snapshots shared by replicas through Redis: keys, the codec that checks a list's token
         // on the way back, reads and writes.
         .target(
@@ -107,7 +109,9 @@ let package = Package(
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
         .testTarget(
             name: "FolioRedisTests",
-            dependencies: ["FolioRedis", "FolioRedisStore", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "FolioRedis", "FolioRedisStore", "FolioTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "FolioGatewayTests",
@@ -115,6 +119,8 @@ let package = Package(
                 "FolioGateway",
                 "FolioTestSupport",
                 "FolioConfiguration",
+                "FolioRedis",
+                "FolioRedisStore",
                 "CAllocator",
                 "CBrotli",
                 "CZstd",

@@ -18,6 +18,10 @@ extension Configuration {
         /// `snapshotRetention`: how long a superseded snapshot still answers pinned links.
         /// Default `10m`.
         public var snapshotRetention: Duration
+        /// `store`: where snapshots live; global only, like `maxBytes`. Default `memory`.
+        public var store: StoreKind = .memory
+        /// `redis:` (with `store: redis`); global only.
+        public var redis = RedisSettings()
 
         /// The defaults `config/folio.yaml` documents.
         public init() {
@@ -35,7 +39,34 @@ extension Configuration {
             var copy = self
             copy.maxBytes = CacheSettings().maxBytes
             copy.memoryLimit = nil
+            copy.store = .memory
+            copy.redis = RedisSettings()
             return copy
         }
+    }
+
+    /// `cache.store`.
+    public enum StoreKind: String, Sendable, Equatable, CaseIterable {
+        /// This process's memory, bounded by `maxBytes`.
+        case memory
+        /// Shared by every replica through Redis, with a local layer of `localMaxBytes`.
+        case redis
+    }
+
+    /// `cache.redis` (docs/CACHING.md, "Several replicas").
+    public struct RedisSettings: Sendable, Equatable {
+        /// `url` (or `FOLIO_REDIS_URL`, when the file sets none); the password may also come
+        /// from `FOLIO_REDIS_PASSWORD`. Required with `store: redis`.
+        public var url: RedisURL?
+        /// `keyPrefix`: before every key Folio writes. Default `folio:`.
+        public var keyPrefix = "folio:"
+        /// `connectTimeout`. Default `2s`.
+        public var connectTimeout: Duration = .seconds(2)
+        /// `commandTimeout`: beyond it Redis counts as unavailable. Default `2s`.
+        public var commandTimeout: Duration = .seconds(2)
+        /// `localMaxBytes`: the in-process layer in front of Redis. Default `128MiB`.
+        public var localMaxBytes = 128 << 20
+
+        public init() {}
     }
 }

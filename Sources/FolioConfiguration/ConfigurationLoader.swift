@@ -77,9 +77,10 @@ extension ConfigurationReader {
         var logging = fields["logging"].map { self.logging($0) } ?? Configuration.LoggingSettings()
         let tracing = fields["tracing"].map { self.tracing($0) } ?? Configuration.Tracing()
         let limits = fields["limits"].map { self.limits($0) } ?? Configuration.Limits()
-        let cache =
+        var cache =
             fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
             ?? Configuration.CacheSettings()
+        sharedStore(&cache, fields: fields, environment: environment)
         var defaults = Configuration.PagingSettings()
         if let e = fields["defaults"], let defaultFields = self.fields(e) {
             defaults = paging(defaultFields, base: defaults)
@@ -109,5 +110,35 @@ extension ConfigurationReader {
         return Configuration(
             server: server, logging: logging, tracing: tracing, limits: limits, cache: cache, defaults: defaults,
             routes: routes)
+    }
+}
+
+extension ConfigurationReader {
+    /// `FOLIO_REDIS_URL` (when the file sets no URL) and `FOLIO_REDIS_PASSWORD` (when the URL
+    /// has no password), then the check that `store: redis` has a URL.
+    mutating func sharedStore(
+        _ cache: inout Configuration.CacheSettings, fields: ConfigFields, environment: [String: String]
+    ) {
+        if cache.redis.url == nil, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
+            do {
+                cache.redis.url = try RedisURL(text)
+            } catch {
+                report(
+                    "FOLIO_REDIS_URL: \(error.message)", at: ConfigLocation(path: "cache.redis.url", line: 1, column: 1)
+                )
+            }
+        }
+        if cache.redis.url != nil, cache.redis.url?.password == nil,
+            let password = environment["FOLIO_REDIS_PASSWORD"], !password.isEmpty
+        {
+            cache.redis.url?.password = password
+        }
+        guard cache.store == .redis, cache.redis.url == nil else { return }
+        let location =
+            fields.entries["cache"].map {
+                ConfigLocation(path: "cache.store", line: $0.location.line, column: $0.location.column)
+            }
+            ?? fields.missing("cache")
+        report("cache.store: redis needs cache.redis.url (or FOLIO_REDIS_URL)", at: location)
     }
 }

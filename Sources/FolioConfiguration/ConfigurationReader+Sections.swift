@@ -64,7 +64,14 @@ extension ConfigurationReader {
         -> Configuration.CacheSettings
     {
         var cache = base
-        let hints = global ? [:] : ["maxBytes": "the cache size is global: set it in the top-level cache:"]
+        let hints =
+            global
+            ? [:]
+            : [
+                "maxBytes": "the cache size is global: set it in the top-level cache:",
+                "store": "the store is global: set it in the top-level cache:",
+                "redis": "the store is global: set it in the top-level cache:",
+            ]
         guard let fields = fields(entry, hints: hints) else { return cache }
         if global, let e = fields["maxBytes"] {
             if e.node.scalar?.string == "auto" {
@@ -74,11 +81,38 @@ extension ConfigurationReader {
                 cache.maxBytes = n
             }
         }
+        if global {
+            if let e = fields["store"], let kind = choice(e, Configuration.StoreKind.self) { cache.store = kind }
+            if let e = fields["redis"] { cache.redis = redis(e) }
+        }
         if let e = fields["ttl"], let d = duration(e) { cache.ttl = d }
         if let e = fields["staleWhileRevalidate"], let d = duration(e) { cache.staleWhileRevalidate = d }
         if let e = fields["staleIfError"], let d = duration(e) { cache.staleIfError = d }
         if let e = fields["snapshotRetention"], let d = duration(e) { cache.snapshotRetention = d }
         return cache
+    }
+
+    /// `cache.redis`.
+    mutating func redis(_ entry: ConfigEntry) -> Configuration.RedisSettings {
+        var redis = Configuration.RedisSettings()
+        guard let fields = fields(entry) else { return redis }
+        if let e = fields["url"], let text = nullableString(e), let text {
+            do {
+                redis.url = try RedisURL(text)
+                if redis.url?.tls == true {
+                    report(
+                        "rediss:// (TLS) is not supported yet: use redis:// through a TLS tunnel (docs/CACHING.md)",
+                        at: e.location)
+                }
+            } catch {
+                report(error.message, at: e.location)
+            }
+        }
+        if let e = fields["keyPrefix"], let text = string(e) { redis.keyPrefix = text }
+        if let e = fields["connectTimeout"], let d = duration(e) { redis.connectTimeout = d }
+        if let e = fields["commandTimeout"], let d = duration(e) { redis.commandTimeout = d }
+        if let e = fields["localMaxBytes"], let n = atLeast(1, size(e), e) { redis.localMaxBytes = n }
+        return redis
     }
 
     /// `value` when it is at least `minimum`; otherwise reported.

@@ -73,7 +73,9 @@ public final class MemorySnapshotStore: SnapshotStore {
         }
     }
 
-    public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration) -> Bool {
+    public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration = .zero)
+        -> Bool
+    {
         let bytes = snapshot.retainedBytes
         let now = self.now()
         return state.withLock { state in
@@ -91,6 +93,22 @@ public final class MemorySnapshotStore: SnapshotStore {
             Self.prune(&state, now: now)
             evict(&state, keeping: key)
             return true
+        }
+    }
+
+    /// Keeps `snapshot` as a superseded snapshot of `key` (superseded at `supersededAt`) for
+    /// `retention`: a shared store's copy of a list another replica superseded.
+    public func retain(
+        _ snapshot: Snapshot, for key: CacheKey, supersededAt: ContinuousClock.Instant, retention: Duration
+    ) {
+        let now = self.now()
+        let bytes = snapshot.retainedBytes
+        state.withLock { state in
+            guard bytes <= state.maxBytes, retention > .zero else { return }
+            let entry = Entry(snapshot: snapshot, bytes: bytes, lastUsed: now)
+            Self.retain(entry, key: key, at: supersededAt, retention: retention, in: &state)
+            Self.prune(&state, now: now)
+            evict(&state, keeping: nil)
         }
     }
 

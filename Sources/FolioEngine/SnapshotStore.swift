@@ -5,11 +5,11 @@
 /// The gateway coordinates fills (one upstream fetch per key at a time) and freshness; a store
 /// only keeps what it is given, within its own bound, and may forget anything at any time
 /// (a forgotten current list is a miss, a forgotten retained one a 410). `MemorySnapshotStore`
-/// is the default. The calls are `async` so that a shared store (Redis, planned) can sit
-/// behind the same interface and let every replica answer any pinned link: such a store keeps
-/// the raw list bytes and the metadata below, re-indexes the bytes on load (tokens are content
-/// hashes, so the token checks itself), and turns the clock instants into durations relative
-/// to the caller's clock (fresh for, age) when it writes them.
+/// is the default. The calls are `async` so that a shared store (Redis) can sit
+/// behind the same interface and let every replica answer any pinned link
+/// (`SharedSnapshotStore` in the gateway): such a store keeps the raw list bytes and the
+/// metadata, re-indexes the bytes on load (tokens are content hashes, so the token checks
+/// itself), and turns the clock instants into wall-clock times when it writes them.
 public protocol SnapshotStore: Sendable {
     /// The newest snapshot of `key`, fresh or not; counts as a use (least recently used
     /// eviction).
@@ -19,11 +19,13 @@ public protocol SnapshotStore: Sendable {
     func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot?
 
     /// Makes `snapshot` the newest of `key`. The snapshot it replaces, if its token differs,
-    /// keeps answering its pinned links for `retention` (zero: dropped at once).
+    /// keeps answering its pinned links for `retention` (zero: dropped at once). `staleFor` is
+    /// how long after its freshness ends it may still be served (the larger of
+    /// `staleWhileRevalidate` and `staleIfError`): a shared store keeps it that long.
     ///
     /// - Returns: false when the store will not hold the snapshot (larger than the whole
     ///   store): the caller serves it once and does not share it.
-    func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration) async -> Bool
+    func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool
 
     /// Demotes the newest snapshot of every key of `route` to retained for `retention`
     /// (unsafe method, purge): the next request refills, pinned links keep working.
@@ -39,6 +41,13 @@ public protocol SnapshotStore: Sendable {
 
     /// Counts for `/metrics`.
     func statistics() async -> SnapshotStoreStatistics
+}
+
+extension SnapshotStore {
+    /// `install` for a store that keeps nothing beyond its own memory's needs.
+    public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration) async -> Bool {
+        await install(snapshot, for: key, retention: retention, staleFor: .zero)
+    }
 }
 
 /// A superseded snapshot, with when it was superseded (`Cache-Status` ttl of a pinned hit).

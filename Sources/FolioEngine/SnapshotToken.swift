@@ -16,6 +16,20 @@ public enum SnapshotToken {
         return text(of: hasher.finalize())
     }
 
+    /// Whether `text` has a token's shape (16 base64url characters): anything else is no
+    /// snapshot's, so a shared store need not be asked for it.
+    public static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 16
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
+            }
+    }
+
     /// The route's `sort` as a compact JSON array of strings: `[]`, `["name","-price"]`.
     public static func sortPrefix(_ sort: [String]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "[")]

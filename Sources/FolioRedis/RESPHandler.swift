@@ -33,9 +33,13 @@ final class RESPHandler: ChannelDuplexHandler {
     private let parser: RESPParser
     private var received: ByteBuffer?
     private var waiting = CircularBuffer<PendingReply>()
+    /// On a subscribed connection: gets every published message (`message`, channel, payload),
+    /// which no command asked for.
+    private let onPush: (@Sendable (RESPValue) -> Void)?
 
-    init(parser: RESPParser) {
+    init(parser: RESPParser, onPush: (@Sendable (RESPValue) -> Void)? = nil) {
         self.parser = parser
+        self.onPush = onPush
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -53,6 +57,10 @@ final class RESPHandler: ChannelDuplexHandler {
         }
         do throws(RedisError) {
             while let value = try parser.next(&received!) {
+                if let onPush, Self.isPush(value) {
+                    onPush(value)
+                    continue
+                }
                 guard let reply = waiting.popFirst() else {
                     throw RedisError.protocolError("an answer no command asked for")
                 }
@@ -77,6 +85,12 @@ final class RESPHandler: ChannelDuplexHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         failAll(.connection("\(error)"))
         context.close(promise: nil)
+    }
+
+    /// A published message (RESP2 pushes are arrays whose first element is `message`).
+    private static func isPush(_ value: RESPValue) -> Bool {
+        guard case .array(let elements?) = value, let kind = elements.first?.bytes else { return false }
+        return kind == Array("message".utf8)
     }
 
     private func failAll(_ error: RedisError) {

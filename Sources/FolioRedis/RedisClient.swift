@@ -48,6 +48,17 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// Sends `commands` in one round trip (see `RedisConnection.pipeline`).
+    public func pipeline(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
+        let connection = try await connection()
+        do {
+            return try await connection.pipeline(commands)
+        } catch {
+            drop(connection)
+            throw error
+        }
+    }
+
     @discardableResult
     public func send(_ command: [String]) async throws(RedisError) -> RESPValue {
         try await send(command.map { Array($0.utf8) })
@@ -118,8 +129,13 @@ public final class RedisClient: Sendable {
 
     /// `initialBackoff` after the first failed attempt, doubling, at most `maxBackoff`.
     func backoff(after failures: Int) -> Duration {
-        var delay = initialBackoff
-        for _ in 1..<max(1, failures) where delay < maxBackoff { delay *= 2 }
-        return min(delay, maxBackoff)
+        Self.backoff(after: failures, initial: initialBackoff, max: maxBackoff)
+    }
+
+    /// `initial` after the first failure, doubling with each further one, at most `max`.
+    static func backoff(after failures: Int, initial: Duration, max maximum: Duration) -> Duration {
+        var delay = initial
+        for _ in 1..<max(1, failures) where delay < maximum { delay *= 2 }
+        return min(delay, maximum)
     }
 }

@@ -47,8 +47,12 @@ public final class RedisConnection: Sendable {
     }
 
     /// Connects, then authenticates and selects the database when configured.
+    ///
+    /// - Parameter onPush: for a connection that subscribes to channels: called on the event
+    ///   loop with every published message.
     public static func connect(
-        _ configuration: RedisConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        _ configuration: RedisConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        onPush: (@Sendable (RESPValue) -> Void)? = nil
     ) async throws(RedisError) -> RedisConnection {
         let parser = configuration.parser
         let bootstrap = ClientBootstrap(group: group)
@@ -56,7 +60,7 @@ public final class RedisConnection: Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(RESPHandler(parser: parser))
+                    try channel.pipeline.syncOperations.addHandler(RESPHandler(parser: parser, onPush: onPush))
                 }
             }
         let channel: any Channel
@@ -117,6 +121,46 @@ public final class RedisConnection: Sendable {
         timeout.cancel()
         if case .error(let message) = value { throw .server(message) }
         return value
+    }
+
+    /// Sends `commands` in one write and waits for all their answers (pipelining): one round
+    /// trip instead of one per command. Server errors come back as `.error` values in their
+    /// place; a connection problem or timeout fails the whole batch.
+    public func pipeline(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
+        guard !commands.isEmpty else { return [] }
+        let loop = channel.eventLoop
+        let channel = self.channel
+        let replies = commands.map { _ in PendingReply(loop.makePromise(of: RESPValue.self)) }
+        let timeout = loop.scheduleTask(in: TimeAmount(commandTimeout)) {
+            for reply in replies { reply.fail(.timeout("no answer to a pipeline within \(self.commandTimeout)")) }
+            channel.close(promise: nil)
+        }
+        defer { timeout.cancel() }
+        for (command, reply) in zip(commands, replies) {
+            var bytes = channel.allocator.buffer(capacity: command.reduce(16) { $0 + $1.count + 16 })
+            RESPEncoder.encode(command, into: &bytes)
+            channel.write((bytes, reply)).whenFailure { error in
+                reply.fail(.connection("cannot send a pipeline: \(error)"))
+            }
+        }
+        channel.flush()
+        var values: [RESPValue] = []
+        values.reserveCapacity(replies.count)
+        for reply in replies {
+            do {
+                values.append(try await reply.promise.futureResult.get())
+            } catch let error as RedisError {
+                throw error
+            } catch {
+                throw .connection("\(error)")
+            }
+        }
+        return values
+    }
+
+    /// Waits until the connection closes (the server went away, or `close`).
+    public func closed() async {
+        try? await channel.closeFuture.get()
     }
 
     /// Whether the connection is still open (a timeout or protocol error closes it).

@@ -52,6 +52,16 @@ public enum RedisSnapshotCodec {
         return (decoded.token, decoded.parts)
     }
 
+    /// The freshness the metadata records, when it is Folio's metadata of `token`.
+    public static func freshness(_ meta: [UInt8], token: String) -> StoredFreshness? {
+        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(meta)), decoded.version == 1,
+            decoded.token == token
+        else { return nil }
+        return StoredFreshness(
+            storedAtMilliseconds: decoded.storedAt, lifetimeMilliseconds: decoded.lifetime, etag: decoded.etag,
+            lastModified: decoded.lastModified, mustRevalidate: decoded.mustRevalidate)
+    }
+
     /// The stored list, or nil when the metadata is not Folio's, a part is missing, or the
     /// elements do not give the token (or count, or size) the metadata claims.
     public static func decode(meta: [UInt8], parts: [[UInt8]?]) -> StoredList? {

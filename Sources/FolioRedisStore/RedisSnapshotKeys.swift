@@ -18,8 +18,23 @@ public struct RedisSnapshotKeys: Sendable {
     /// Part `index` of the snapshot's elements (a JSON array, cut into parts of a few MiB).
     public func part(token: String, index: Int) -> String { "\(prefix)snapshot:{\(token)}:part:\(index)" }
 
+    /// When the snapshot was superseded (wall-clock milliseconds), while it is retained.
+    public func superseded(token: String) -> String { "\(prefix)snapshot:{\(token)}:superseded" }
+
     /// The newest token of a cache key, written last.
     public func newest(_ key: CacheKey) -> String { "\(prefix)newest:\(Self.hash(key))" }
+
+    /// The fill lock of a cache key: held by the one replica fetching it from the upstream.
+    public func lock(_ key: CacheKey) -> String { "\(prefix)lock:\(Self.hash(key))" }
+
+    /// Why the last fill of a cache key failed, for the replicas that waited for it.
+    public func failure(_ key: CacheKey) -> String { "\(prefix)failed:\(Self.hash(key))" }
+
+    /// The `newest` keys of one route, so a purge finds them all.
+    public func routeKeys(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):keys" }
+
+    /// The pub/sub channel on which replicas tell each other of stored, failed and dropped lists.
+    public var events: String { "\(prefix)events" }
 
     /// A cache key as 32 hex digits of SHA-256 over its fields (length-prefixed, so no two
     /// keys can run together).
@@ -28,6 +43,15 @@ public struct RedisSnapshotKeys: Sendable {
         for field in [key.route, key.upstreamURL, key.partition ?? "\u{0}"] + key.varyValues {
             hasher.update(data: Array("\(field.utf8.count):".utf8) + Array(field.utf8))
         }
-        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        return hex(hasher.finalize())
+    }
+
+    /// Any text (a route name) as 32 hex digits of its SHA-256.
+    public static func hash(text: String) -> String {
+        hex(SHA256.hash(data: Array(text.utf8)))
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

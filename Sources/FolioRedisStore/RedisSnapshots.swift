@@ -5,40 +5,119 @@ import FolioRedis
 ///
 /// A write puts the parts, then the metadata, then the cache key's pointer to the newest token,
 /// so a reader that finds the pointer finds a whole snapshot (or, if a part expired or was torn,
-/// one that fails its token check and counts as absent). Every key gets an expiry.
+/// one that fails its token check and counts as absent). Every key gets an expiry: a current
+/// snapshot's lasts as long as it can be served, a superseded one's `snapshotRetention`.
 public struct RedisSnapshots: Sendable {
     public let client: RedisClient
     public let keys: RedisSnapshotKeys
+    /// Parts sent in one round trip (a pipeline): 4 × 4 MiB keeps one batch well inside a
+    /// command timeout while saving a round trip per part.
+    static let partsPerBatch = 4
 
     public init(client: RedisClient, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }
 
-    /// Writes `stored` and makes it `key`'s newest snapshot; every key expires after `expiry`
-    /// (a current snapshot: as long as it can still be served).
-    public func write(_ stored: StoredList, for key: CacheKey, expiry: Duration) async throws(RedisError) {
-        let milliseconds = String(
-            max(1, expiry.components.seconds * 1000 + expiry.components.attoseconds / 1_000_000_000_000_000))
+    /// Writes `stored` and makes it `key`'s newest snapshot; its keys expire after `expiry`. A
+    /// snapshot Redis already holds (a revalidation, or the same list filled again) gets new
+    /// metadata and expiries without its parts being sent again. The token it replaces keeps
+    /// answering pinned links for `retention`.
+    public func write(
+        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration
+    ) async throws(RedisError) {
+        let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
-        for (index, part) in parts.enumerated() {
-            try await expectOK(
-                client.send([
-                    Array("SET".utf8), Array(keys.part(token: stored.token, index: index).utf8), part,
-                    Array("PX".utf8), Array(milliseconds.utf8),
-                ]))
+        let held = try await header(token: stored.token)
+        var commands: [[[UInt8]]] = []
+        if let held, held.parts == parts.count {
+            for index in 0..<parts.count {
+                commands.append(["PEXPIRE", keys.part(token: stored.token, index: index)].bytes + [milliseconds])
+            }
+        } else {
+            for (index, part) in parts.enumerated() {
+                commands.append(
+                    [Array("SET".utf8), Array(keys.part(token: stored.token, index: index).utf8), part]
+                        + ["PX"].bytes + [milliseconds])
+            }
         }
-        try await expectOK(
-            client.send([
-                Array("SET".utf8), Array(keys.meta(token: stored.token).utf8), meta, Array("PX".utf8),
-                Array(milliseconds.utf8),
-            ]))
-        try await expectOK(client.send(["SET", keys.newest(key), stored.token, "PX", milliseconds]))
+        commands.append(
+            [Array("SET".utf8), Array(keys.meta(token: stored.token).utf8), meta] + ["PX"].bytes + [milliseconds])
+        commands.append(["DEL", keys.superseded(token: stored.token)].bytes)
+        for batch in stride(from: 0, to: commands.count, by: Self.partsPerBatch) {
+            try Self.check(
+                try await client.pipeline(Array(commands[batch..<min(batch + Self.partsPerBatch, commands.count)])))
+        }
+        let previous = try await client.send(
+            [
+                "EVAL", Self.pointScript, "2", keys.newest(key), keys.routeKeys(key.route), stored.token,
+                String(Self.milliseconds(expiry)),
+            ]
+        ).string
+        if let previous, previous != stored.token {
+            try await supersede(token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
+        }
     }
+
+    /// Points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, remembers it in the route's
+    /// set `KEYS[2]` (whose expiry only grows), and returns the token it pointed at before.
+    static let pointScript = """
+        local old = redis.call('GET', KEYS[1])
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        redis.call('SADD', KEYS[2], KEYS[1])
+        if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+        return old
+        """
+
+    /// Keeps the snapshot with `token` for `retention` only (zero: deletes it), marking when it
+    /// was superseded.
+    public func supersede(token: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
+        guard let held = try await header(token: token) else { return }
+        let names = (0..<held.parts).map { keys.part(token: token, index: $0) } + [keys.meta(token: token)]
+        let ms = Self.milliseconds(retention)
+        var commands: [[[UInt8]]]
+        if retention > .zero {
+            commands = names.map { ["PEXPIRE", $0, String(ms)].bytes }
+            commands.append(["SET", keys.superseded(token: token), String(now), "PX", String(ms)].bytes)
+        } else {
+            commands = [(["DEL"] + names + [keys.superseded(token: token)]).bytes]
+        }
+        try Self.check(try await client.pipeline(commands))
+    }
+
+    /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx, a
+    /// changed route); the snapshots they pointed at keep answering pinned links for
+    /// `retention`.
+    public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
+        let reply = try await client.send(["EVAL", Self.dropScript, "1", keys.routeKeys(route)])
+        guard case .array(let tokens?) = reply else { throw RedisError.unexpectedReply("\(reply)") }
+        for token in Set(tokens.compactMap(\.string)) {
+            try await supersede(token: token, retention: retention, atMilliseconds: now)
+        }
+    }
+
+    /// Deletes every newest key listed in the set `KEYS[1]` and the set; returns their tokens.
+    static let dropScript = """
+        local tokens = {}
+        for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+            local token = redis.call('GET', name)
+            if token then table.insert(tokens, token) end
+            redis.call('DEL', name)
+        end
+        redis.call('DEL', KEYS[1])
+        return tokens
+        """
 
     /// The newest token Redis holds for `key`, if any.
     public func newestToken(for key: CacheKey) async throws(RedisError) -> String? {
         try await client.send(["GET", keys.newest(key)]).string
+    }
+
+    /// The freshness of the snapshot with `token` as its filler last stored it, without its
+    /// parts (a replica holding the same list renews its own copy).
+    public func freshness(token: String) async throws(RedisError) -> StoredFreshness? {
+        guard let meta = try await client.send(["GET", keys.meta(token: token)]).bytes else { return nil }
+        return RedisSnapshotCodec.freshness(meta, token: token)
     }
 
     /// The snapshot with `token`, or nil when Redis does not hold all of it or it fails its
@@ -49,13 +128,49 @@ public struct RedisSnapshots: Sendable {
         else { return nil }
         var parts: [[UInt8]?] = []
         parts.reserveCapacity(header.parts)
-        for index in 0..<header.parts {
-            parts.append(try await client.send(["GET", keys.part(token: token, index: index)]).bytes)
+        for batch in stride(from: 0, to: header.parts, by: Self.partsPerBatch) {
+            let names = (batch..<min(batch + Self.partsPerBatch, header.parts)).map {
+                ["GET", keys.part(token: token, index: $0)].bytes
+            }
+            parts.append(contentsOf: try await client.pipeline(names).map(\.bytes))
         }
         return RedisSnapshotCodec.decode(meta: meta, parts: parts)
     }
 
-    private func expectOK(_ reply: RESPValue) throws(RedisError) {
-        guard case .simpleString = reply else { throw RedisError.unexpectedReply("\(reply)") }
+    /// When the snapshot with `token` was superseded (wall-clock milliseconds) and how long it
+    /// is still kept, or nil when it was never superseded (it may be some key's newest).
+    public func superseded(token: String) async throws(RedisError) -> (atMilliseconds: Int64, left: Duration)? {
+        let replies = try await client.pipeline([
+            ["GET", keys.superseded(token: token)].bytes, ["PTTL", keys.superseded(token: token)].bytes,
+        ])
+        guard let at = replies[0].string.flatMap({ Int64($0) }), let left = replies[1].integer, left > 0 else {
+            return nil
+        }
+        return (at, .milliseconds(left))
     }
+
+    private func header(token: String) async throws(RedisError) -> (token: String, parts: Int)? {
+        guard let meta = try await client.send(["GET", keys.meta(token: token)]).bytes,
+            let header = RedisSnapshotCodec.header(meta), header.token == token
+        else { return nil }
+        return header
+    }
+
+    /// Whole milliseconds, at least 1 (Redis refuses an expiry of 0).
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Throws the first error answer of a pipeline.
+    static func check(_ replies: [RESPValue]) throws(RedisError) {
+        for reply in replies {
+            if case .error(let message) = reply { throw RedisError.unexpectedReply("-\(message)") }
+        }
+    }
+}
+
+extension Array where Element == String {
+    /// Command arguments as bytes.
+    var bytes: [[UInt8]] { map { [UInt8]($0.utf8) } }
 }

@@ -30,3 +30,20 @@ public struct StoredList: Sendable {
         self.mustRevalidate = mustRevalidate
     }
 }
+
+/// A stored list's freshness and validators alone (its metadata without the elements).
+public struct StoredFreshness: Sendable, Equatable {
+    public var storedAtMilliseconds: Int64
+    public var lifetimeMilliseconds: Int64
+    public var etag: String?
+    public var lastModified: String?
+    public var mustRevalidate: Bool
+}
+
+extension StoredList {
+    public var freshness: StoredFreshness {
+        StoredFreshness(
+            storedAtMilliseconds: storedAtMilliseconds, lifetimeMilliseconds: lifetimeMilliseconds, etag: etag,
+            lastModified: lastModified, mustRevalidate: mustRevalidate)
+    }
+}

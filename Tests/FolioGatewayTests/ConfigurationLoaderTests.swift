@@ -79,7 +79,7 @@ struct ConfigurationLoaderTests {
                 logging: {}
                 tracing: {}
                 limits: {}
-                cache: {}
+                cache: { redis: {} }
                 defaults: { params: {} }
                 routes:
                   - { name: r, path: /r, upstream: http://u/, params: {}, cache: {}, upstreamPaging: { style: page } }
@@ -87,6 +87,7 @@ struct ConfigurationLoaderTests {
         #expect(documented.count > 60, "every mapping was read: \(documented.sorted())")
         for key in [
             "listen", "allowOrigins", "encodings", "maxBytes", "sectionKey", "totalField", "offset", "sampleRatio",
+            "localMaxBytes", "keyPrefix",
         ] {
             #expect(documented.contains(key), "'\(key)' is read")
         }

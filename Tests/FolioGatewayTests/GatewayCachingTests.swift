@@ -143,8 +143,9 @@ import Testing
         try await withTestUpstream({ _ in
             let tag = version.withLock { $0 }
             var reply = Self.reply([("Cache-Control", "max-age=10")], tag: tag)
-            // The refresh answers slowly, so the stale answers below are served meanwhile.
-            if tag == "v2" { reply.delay = .seconds(1) }
+            // The refresh answers slowly, so the stale answers below are served meanwhile (even
+            // when a loaded machine takes a second or two for them).
+            if tag == "v2" { reply.delay = .seconds(3) }
             return reply
         }) { upstream in
             let yaml = gatewayYAML(

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -58,7 +59,7 @@ struct RedisClientTests {
             }
             // The server's own readiness probe may still be listed for a moment after it closed.
             var clients = ""
-            for _ in 0..<50 {
+            for _ in 0..<150 {
                 clients = try #require(try await client.send(["CLIENT", "LIST"]).string)
                 if clients.split(separator: "\n").count == 1 { break }
                 try await Task.sleep(for: .milliseconds(20))

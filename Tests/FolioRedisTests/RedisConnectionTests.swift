@@ -1,4 +1,5 @@
 import FolioRedis
+import FolioTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import FolioEngine
 import FolioRedis
 import FolioRedisStore
+import FolioTestSupport
 import Testing
 
 /// Snapshots written by one replica and read by another through a real `redis-server`; the
@@ -52,7 +53,7 @@ struct RedisSnapshotsTests {
             let reader = RedisSnapshots(
                 client: RedisClient(server.configuration()), keys: RedisSnapshotKeys(prefix: "folio:"))
             let stored = try Self.stored(2_000)
-            try await writer.write(stored, for: Self.key, expiry: .seconds(90))
+            try await writer.write(stored, for: Self.key, expiry: .seconds(90), retention: .seconds(60))
 
             let token = try #require(try await reader.newestToken(for: Self.key))
             #expect(token == stored.token)
@@ -69,13 +70,13 @@ struct RedisSnapshotsTests {
         try await RedisServer.with { server in
             let client = RedisClient(server.configuration())
             let snapshots = RedisSnapshots(client: client, keys: RedisSnapshotKeys(prefix: "folio:"))
-            try await snapshots.write(try Self.stored(10), for: Self.key, expiry: .seconds(90))
+            try await snapshots.write(try Self.stored(10), for: Self.key, expiry: .seconds(90), retention: .seconds(60))
             let keys = try await client.send(["KEYS", "*"])
             guard case .array(let names?) = keys else {
                 Issue.record("KEYS gave \(keys)")
                 return
             }
-            #expect(names.count == 3, "one part, the metadata, the pointer")
+            #expect(names.count == 4, "one part, the metadata, the pointer, the route's set of pointers")
             for name in names.compactMap(\.string) {
                 #expect(name.hasPrefix("folio:"))
                 #expect(!name.contains("upstream.test") && !name.contains("s3cr3t"), "\(name)")
@@ -92,7 +93,7 @@ struct RedisSnapshotsTests {
             let keys = RedisSnapshotKeys(prefix: "folio:")
             let snapshots = RedisSnapshots(client: client, keys: keys)
             let stored = try Self.stored(10)
-            try await snapshots.write(stored, for: Self.key, expiry: .seconds(90))
+            try await snapshots.write(stored, for: Self.key, expiry: .seconds(90), retention: .seconds(60))
             #expect(try await snapshots.read(token: stored.token) != nil)
             let part = try #require(try await client.send(["GET", keys.part(token: stored.token, index: 0)]).string)
             try await client.send([

@@ -29,6 +29,8 @@ public struct FolioServer: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// The process's tracer and its exporter (`tracing:`, read once).
     let tracing: GatewayTracing
+    /// With `cache.store: redis`: the events subscription and the ping that finds Redis back.
+    let sharedStore: SharedStoreService?
 
     /// The gateway answering new requests (replaced by a reload).
     public var gateway: Gateway { current.gateway }
@@ -43,7 +45,8 @@ public struct FolioServer: Sendable {
 ///   - metrics: the registry `/metrics` renders; a fresh one when not given.
 ///   - onListening: called with the bound port of the client listener.
 ///   - onAdminListening: called with the bound port of the admin listener (when enabled).
-///   - store: where snapshots live; a `MemorySnapshotStore` bounded by `cache.maxBytes` when not given.
+///   - store: where snapshots live; when not given, what `cache.store` says (a
+///     `MemorySnapshotStore` bounded by `cache.maxBytes`, or a `SharedSnapshotStore` on Redis).
 public func buildApplication(
     configuration: Configuration,
     logger: Logger,
@@ -56,6 +59,15 @@ public func buildApplication(
     let metrics = GatewayMetrics(registry: registry)
     let tracing = try GatewayTracing(configuration.tracing, logger: logger)
     let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration), tracer: tracing.tracer)
+    var store = store
+    var sharedStore: SharedStoreService?
+    if store == nil,
+        let (shared, service) = SharedSnapshotStore.make(
+            configuration.cache, metrics: metrics, logger: logger, now: now)
+    {
+        store = shared
+        sharedStore = service
+    }
     let gateway = Gateway(
         configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
         tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)
@@ -93,9 +105,11 @@ public func buildApplication(
     application.addServices(tracing.service)
     if let admin { application.addServices(admin) }
     application.addServices(UpstreamClientsService(current: current))
+    if let sharedStore { application.addServices(sharedStore) }
     return FolioServer(
         application: application, readiness: readiness, metrics: metrics, current: current, listener: listener,
-        admin: admin, listenerSettings: settings, logger: logger, now: now, tracing: tracing)
+        admin: admin, listenerSettings: settings, logger: logger, now: now, tracing: tracing,
+        sharedStore: sharedStore)
 }
 
 /// The client listener's own settings: the idle timeout and the HTTP parser's caps, which sit

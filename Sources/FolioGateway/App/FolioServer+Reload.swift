@@ -60,6 +60,9 @@ extension FolioServer {
         if configuration.server.listen != previous.server.listen { needsRestart.append("server.listen") }
         if configuration.server.admin != previous.server.admin { needsRestart.append("server.admin") }
         if configuration.tracing != previous.tracing { needsRestart.append("tracing") }
+        if configuration.cache.store != previous.cache.store || configuration.cache.redis != previous.cache.redis {
+            needsRestart.append("cache.store / cache.redis")
+        }
         if ListenerSettings(configuration) != listenerSettings {
             needsRestart.append("server.idleTimeout / limits parser caps")
         }

@@ -61,6 +61,7 @@ public final class ServerLifecycle: Sendable {
         let groupEnded = Latch()
         // Started first, so stopped last: spans of requests cut off by the drain still go out.
         var services: [any Service] = [server.tracing.service, UpstreamClientsService(current: server.current)]
+        if let sharedStore = server.sharedStore { services.append(sharedStore) }
         if let admin = server.admin { services.append(admin) }
         services.append(ReloadService(signals: reloadSignals, server: server, load: load))
         services.append(ListenerService(application: server.listener, closed: listenerClosed))

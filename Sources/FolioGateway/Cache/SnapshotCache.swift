@@ -21,11 +21,23 @@ final class SnapshotCache: Sendable {
 
     private let state = Mutex(State())
     let store: any SnapshotStore
+    /// The other replicas' fills, when the store is shared: at most one fill per key among
+    /// them all.
+    let coordination: (any FillCoordination)?
     let now: @Sendable () -> ContinuousClock.Instant
 
     init(store: any SnapshotStore, now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.store = store
+        self.coordination = store as? any FillCoordination
         self.now = now
+    }
+
+    /// How long a fill may take and how its list is kept: the snapshot it supersedes answers
+    /// pinned links for `retention`; a shared store keeps the list `staleFor` past its freshness.
+    struct FillTerms: Sendable {
+        var timeout: Duration
+        var retention: Duration
+        var staleFor: Duration
     }
 
     /// The newest snapshot of `key`, fresh or not; marks the key as used.
@@ -46,10 +58,10 @@ final class SnapshotCache: Sendable {
     func fill(
         _ key: CacheKey,
         previous: Snapshot?,
-        retention: Duration,
+        terms: FillTerms,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) async -> (result: Result<FillResult, any Error>, role: Role) {
-        let (task, role) = startFill(key, previous: previous, retention: retention, fetch: fetch)
+        let (task, role) = startFill(key, previous: previous, terms: terms, fetch: fetch)
         return (await task.result, role)
     }
 
@@ -57,25 +69,33 @@ final class SnapshotCache: Sendable {
     func refreshInBackground(
         _ key: CacheKey,
         previous: Snapshot,
-        retention: Duration,
+        terms: FillTerms,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) {
-        _ = startFill(key, previous: previous, retention: retention, fetch: fetch)
+        _ = startFill(key, previous: previous, terms: terms, fetch: fetch)
     }
 
     private func startFill(
         _ key: CacheKey,
         previous: Snapshot?,
-        retention: Duration,
+        terms: FillTerms,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
         state.withLock { state in
             if let task = state.fills[key] { return (task, .collapsed) }
             let generation = state.generations[key.route, default: 0]
+            let coordination = self.coordination
             let task = Task<FillResult, any Error> {
                 defer { self.state.withLock { _ = $0.fills.removeValue(forKey: key) } }
-                let result = try await fetch(previous)
-                return await self.install(result, key: key, generation: generation, retention: retention)
+                let run: @Sendable () async throws -> FillResult = {
+                    let result = try await fetch(previous)
+                    return await self.install(result, key: key, generation: generation, terms: terms)
+                }
+                guard let coordination else { return try await run() }
+                switch try await coordination.coordinate(key, timeout: terms.timeout, fill: run) {
+                case .filled(let result): return result
+                case .shared(let snapshot, let waited): return .shared(snapshot, waited: waited)
+                }
             }
             state.fills[key] = task
             return (task, .leader)
@@ -84,16 +104,19 @@ final class SnapshotCache: Sendable {
 
     /// Installs a fill's list and returns what the waiters get: a list the store refuses
     /// (larger than the whole cache) is handed back as uncacheable.
-    private func install(_ result: FillResult, key: CacheKey, generation: Int, retention: Duration) async -> FillResult
-    {
+    private func install(_ result: FillResult, key: CacheKey, generation: Int, terms: FillTerms) async -> FillResult {
         switch result {
         case .stored(let snapshot), .revalidated(let snapshot):
             guard isCurrent(key, generation: generation) else { return result }
-            guard await store.install(snapshot, for: key, retention: retention) else { return .uncacheable(snapshot) }
+            guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
+                return .uncacheable(snapshot)
+            }
             // A drop that ran while the store was installing may have missed this snapshot.
-            if !isCurrent(key, generation: generation) { await store.supersede(route: key.route, retention: retention) }
+            if !isCurrent(key, generation: generation) {
+                await store.supersede(route: key.route, retention: terms.retention)
+            }
             return result
-        case .uncacheable, .upstream:
+        case .uncacheable, .upstream, .shared:
             return result
         }
     }
@@ -107,6 +130,12 @@ final class SnapshotCache: Sendable {
     func drop(route: String, retention: Duration) async {
         state.withLock { $0.generations[route, default: 0] += 1 }
         await store.supersede(route: route, retention: retention)
+    }
+
+    /// Another replica dropped `route`: fills of this replica that started before must not
+    /// install what the drop removed (the store already dropped its local copies).
+    func droppedElsewhere(route: String) {
+        state.withLock { $0.generations[route, default: 0] += 1 }
     }
 
     /// Stops fills still running on this (replaced) gateway from installing anything.

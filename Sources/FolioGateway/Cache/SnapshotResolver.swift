@@ -21,6 +21,9 @@ struct SnapshotResolver: Sendable {
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
     func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
         let settings = route.config.cache
+        let terms = SnapshotCache.FillTerms(
+            timeout: route.fillTimeout, retention: settings.snapshotRetention,
+            staleFor: max(settings.staleWhileRevalidate, settings.staleIfError))
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
             try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
                 try await pipeline.fill(plan, route: route, previous: previous)
@@ -39,7 +42,7 @@ struct SnapshotResolver: Sendable {
             case .fresh:
                 return .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
             case .serveStaleAndRefresh:
-                cache.refreshInBackground(key, previous: current, retention: settings.snapshotRetention, fetch: fetch)
+                cache.refreshInBackground(key, previous: current, terms: terms, fetch: fetch)
                 return .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
             case .fill:
                 break
@@ -55,8 +58,7 @@ struct SnapshotResolver: Sendable {
             }
         }
 
-        let (result, role) = await cache.fill(
-            key, previous: current, retention: settings.snapshotRetention, fetch: fetch)
+        let (result, role) = await cache.fill(key, previous: current, terms: terms, fetch: fetch)
         let afterFill = cache.now()
         let staleServable: (Snapshot, Duration)? = current.flatMap { current in
             CachePolicy.staleness(
@@ -93,6 +95,14 @@ struct SnapshotResolver: Sendable {
                 return await pinnedElsewhere(key, token: token, current: snapshot, outcome: .uncacheable())
             }
             return .served(snapshot, .uncacheable(), age: nil)
+        case .success(.shared(let snapshot, let waited)):
+            // Stored by another replica: no upstream request was made for this answer.
+            let outcome: CacheOutcome =
+                waited || role == .collapsed ? .collapsed : .hit(ttl: snapshot.ttl(at: afterFill))
+            if let token, token != snapshot.token {
+                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: outcome)
+            }
+            return .served(snapshot, outcome, age: snapshot.age(at: afterFill))
         case .success(.upstream(let answer)):
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
@@ -144,7 +154,7 @@ struct SnapshotResolver: Sendable {
             return .failed(folioError, outcome.failed(with: folioError.status))
         }
         switch result {
-        case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot):
+        case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot), .shared(let snapshot, _):
             if let token, token != snapshot.token { return .gone(current: snapshot, outcome) }
             return .served(snapshot, outcome, age: nil)
         case .upstream(let answer):

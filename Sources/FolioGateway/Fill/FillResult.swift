@@ -11,6 +11,9 @@ enum FillResult: Sendable {
     case uncacheable(Snapshot)
     /// The upstream answered an error status: passed through to the client.
     case upstream(UpstreamAnswer)
+    /// Another replica's list, loaded from the shared store instead of fetching (`waited`:
+    /// after waiting for that replica's fill).
+    case shared(Snapshot, waited: Bool)
 }
 
 /// A non-2xx upstream answer, passed through with its end-to-end headers and decoded body.

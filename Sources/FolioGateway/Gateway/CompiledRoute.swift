@@ -22,10 +22,15 @@ final class CompiledRoute: Sendable {
     let groupableFields: [String: FieldPath]
     /// This route's metric handles, created once per config.
     let metrics: RouteMetrics
+    /// The longest a fill of this route can take (a crawl's `crawlTimeout`, or one response's
+    /// connect and `upstreamTimeout`): how long a shared store's fill lock lasts.
+    let fillTimeout: Duration
 
     init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) {
         self.config = route
         self.metrics = metrics
+        self.fillTimeout =
+            route.upstreamPaging == nil ? limits.connectTimeout + limits.upstreamTimeout : limits.crawlTimeout
         let p = route.paging
         self.paging = PagingOptions(
             defaultPageSize: p.pageSize,

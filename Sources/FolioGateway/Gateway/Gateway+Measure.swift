@@ -24,7 +24,7 @@ extension GatewayMetrics {
 extension FillResult {
     var upstreamOutcome: UpstreamOutcome {
         switch self {
-        case .stored, .uncacheable, .revalidated: .success
+        case .stored, .uncacheable, .revalidated, .shared: .success
         case .upstream(let answer): UpstreamOutcome(status: answer.status)
         }
     }

@@ -49,8 +49,13 @@ public final class Gateway: Sendable {
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
-        self.cache = SnapshotCache(
-            store: store ?? Self.memoryStore(configuration: configuration, metrics: metrics, now: now), now: now)
+        let cache = SnapshotCache(
+            store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now), now: now)
+        self.cache = cache
+        if let shared = cache.store as? SharedSnapshotStore {
+            shared.describe(routes)
+            shared.onRemoteDrop { route in cache.droppedElsewhere(route: route) }
+        }
         self.upstream = upstream
         self.pipeline = FillPipeline(
             upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
@@ -61,11 +66,12 @@ public final class Gateway: Sendable {
 
     /// The default store: this process's memory, bounded by `cache.maxBytes`.
     static func memoryStore(
-        configuration: Configuration, metrics: GatewayMetrics, now: @escaping @Sendable () -> ContinuousClock.Instant
+        cache: Configuration.CacheSettings, metrics: GatewayMetrics,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
     ) -> MemorySnapshotStore {
         let evictions = metrics.cacheEvictions
         return MemorySnapshotStore(
-            maxBytes: configuration.cache.maxBytes, now: now,
+            maxBytes: cache.maxBytes, now: now,
             onEviction: { count in
                 evictions.increment(by: Int64(count))
                 MemoryReturner.shared.evicted()

@@ -25,6 +25,8 @@ public final class GatewayMetrics: Sendable {
     /// By `Limit`: every breach of a configured limit, counted once where it happens (a fill
     /// shared by waiters counts once).
     private let limitBreaches: [Limit: Counter]
+    /// By `StoreOperation`: failed calls to the shared store (`cache.store: redis`).
+    private let storeErrors: [StoreOperation: Counter]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -41,6 +43,17 @@ public final class GatewayMetrics: Sendable {
                 descriptor: Self.limitBreaches.descriptor, labels: [("limit", limit.key)])
         }
         limitBreaches = breaches
+        var storeErrors: [StoreOperation: Counter] = [:]
+        for operation in StoreOperation.allCases {
+            storeErrors[operation] = registry.makeCounter(
+                descriptor: Self.storeErrors.descriptor, labels: [("operation", operation.rawValue)])
+        }
+        self.storeErrors = storeErrors
+    }
+
+    /// Counts a failed call to the shared store.
+    func storeFailed(_ operation: StoreOperation) {
+        storeErrors[operation]?.increment()
     }
 
     /// Counts a breach of `limit` (nil: the error breached none).
@@ -80,6 +93,9 @@ extension GatewayMetrics {
         "coalesced_waiters", unit: "total", help: "Requests that waited on another request's upstream fill.")
     static let limitBreaches = descriptor(
         "limit_breaches", unit: "total", help: "Breaches of a configured limit, by its key under limits.")
+    static let storeErrors = descriptor(
+        "store_errors", unit: "total",
+        help: "Failed calls to the shared snapshot store (cache.store: redis), by operation.")
     static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
     static let cacheMaxBytes = descriptor(
         "cache_max", unit: "bytes",

@@ -27,9 +27,10 @@ final class FolioProcess: Sendable {
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw TestFailure("no built folio executable at \(candidates.map(\.path)); run `swift build` first")
         }
-        let objects = ["folio", "FolioGateway", "FolioConfiguration", "FolioEngine"].map {
-            found.deletingLastPathComponent().appendingPathComponent("\($0).build")
-        }
+        let objects = ["folio", "FolioGateway", "FolioConfiguration", "FolioEngine", "FolioRedis", "FolioRedisStore"]
+            .map {
+                found.deletingLastPathComponent().appendingPathComponent("\($0).build")
+            }
         if let built = modified(found), let (object, changed) = newestFile(in: objects), changed > built {
             throw TestFailure(
                 "\(found.path) is older than \(object); run `swift build` first (swift test does not relink it)")

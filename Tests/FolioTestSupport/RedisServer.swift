@@ -1,18 +1,17 @@
 import FolioRedis
 import Foundation
 import Synchronization
-import Testing
 
 /// A real `redis-server` (Debian's package) on a free loopback port, for the life of `body`.
 ///
 /// Spawned with `posix_spawn` rather than Foundation's `Process`, whose `run()` crashed (a
 /// `memmove` past a buffer) once in a parallel test run; the signal mask is reset for the child,
 /// and its output goes to /dev/null.
-struct RedisServer {
-    let port: Int
-    let pid: pid_t
+public struct RedisServer: Sendable {
+    public let port: Int
+    public let pid: pid_t
 
-    static func with<T>(
+    public static func with<T>(
         arguments: [String] = [], port: Int? = nil, _ body: (RedisServer) async throws -> T
     ) async throws -> T {
         let server = try await start(arguments: arguments, port: port)
@@ -30,7 +29,7 @@ struct RedisServer {
     /// range (32768 and up on Linux): a port that `bind(0)` never hands out, so while a test
     /// restarts its server on the same port, no server of a test running in parallel can have
     /// taken it.
-    static func start(arguments: [String] = [], port fixed: Int? = nil) async throws -> RedisServer {
+    public static func start(arguments: [String] = [], port fixed: Int? = nil) async throws -> RedisServer {
         guard
             let path = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(
                 where: FileManager.default.isExecutableFile)
@@ -91,13 +90,19 @@ struct RedisServer {
     }
 
     /// Whether the server process has not exited (an exited one is reaped here).
-    var isRunning: Bool {
+    public var isRunning: Bool {
         var status: Int32 = 0
         return waitpid(pid, &status, WNOHANG) == 0
     }
 
+    /// SIGSTOP: the server keeps its connections open and answers nothing (a hung Redis).
+    public func pause() { kill(pid, SIGSTOP) }
+
+    /// SIGCONT after `pause`.
+    public func resume() { kill(pid, SIGCONT) }
+
     /// SIGKILL, then the pid is reaped, so no zombie outlives the test.
-    func stop() {
+    public func stop() {
         kill(pid, SIGKILL)
         for _ in 0..<200 {
             var status: Int32 = 0
@@ -107,7 +112,7 @@ struct RedisServer {
         }
     }
 
-    func configuration(
+    public func configuration(
         password: String? = nil, database: Int = 0, commandTimeout: Duration = .seconds(2)
     ) -> RedisConfiguration {
         RedisConfiguration(
@@ -115,7 +120,7 @@ struct RedisServer {
     }
 }
 
-struct RedisTestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct RedisTestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,138 @@
+import FolioEngine
+import FolioRedis
+import FolioRedisStore
+import Foundation
+
+/// One fill for all replicas: a lock per cache key in Redis (`SET NX PX`, released by
+/// compare-and-delete) whose expiry is the fill's timeout. The replica holding it fetches; the
+/// others wait for its `stored` event (or look again every 200 ms) and load what it stored.
+/// When the filler fails, its waiters read why and answer with that error; when it stored
+/// nothing shareable, or its lock expired, one of them takes the lock and fills.
+extension SharedSnapshotStore: FillCoordination {
+    /// A key's newest token in Redis with its freshness.
+    struct Newest: Equatable {
+        var token: String
+        var freshness: StoredFreshness
+    }
+
+    /// How often a waiter looks again without an event.
+    static let pollInterval = Duration.milliseconds(200)
+
+    func coordinate(
+        _ key: CacheKey, timeout: Duration, fill: @escaping @Sendable () async throws -> FillResult
+    ) async throws -> CoordinatedFill {
+        guard let shape = shape(key.route) else { return .filled(try await fill()) }
+        let hash = RedisSnapshotKeys.hash(key)
+        let deadline = now() + timeout + .seconds(1)
+        var waited = false
+        while health.isAvailable, now() < deadline {
+            let owner = "\(origin)/\(UUID().uuidString)"
+            let before: Newest?
+            let locked: Bool
+            do {
+                before = try await newest(key)
+                if let before, isFresh(before), let shared = try await adopt(before, key: key, shape: shape) {
+                    return .shared(shared, waited: waited)
+                }
+                locked = try await redis.lock(key, owner: owner, expiry: timeout)
+            } catch {
+                health.failed(.lock, error)
+                break
+            }
+            if locked { return try await lead(key, owner: owner, hash: hash, fill: fill) }
+
+            // Another replica fills: wait until its lock is gone or a new list is stored.
+            waited = true
+            do {
+                let holder = try await redis.lockOwner(key)
+                var owner = holder
+                while owner != nil, owner == holder, now() < deadline {
+                    await waiters.wait(for: hash, longest: Self.pollInterval)
+                    if let after = try await newest(key), after != before,
+                        let shared = try await adopt(after, key: key, shape: shape)
+                    {
+                        return .shared(shared, waited: true)
+                    }
+                    owner = try await redis.lockOwner(key)
+                }
+                if let holder, let failure = try await redis.failure(key, owner: holder) {
+                    throw FolioError.upstreamFailed(
+                        "Another replica's fill of this list failed: \(String(decoding: failure, as: UTF8.self))")
+                }
+            } catch let error as RedisError {
+                health.failed(.lock, error)
+                break
+            }
+        }
+        return .filled(try await fill())
+    }
+
+    /// Runs the fill while holding the lock; the store's `install` (called inside `fill`)
+    /// writes and announces the list before the lock is released.
+    private func lead(
+        _ key: CacheKey, owner: String, hash: String, fill: @Sendable () async throws -> FillResult
+    ) async throws -> CoordinatedFill {
+        let result: FillResult
+        do {
+            result = try await fill()
+        } catch {
+            await release(key, owner: owner, hash: hash, failure: FolioError.mapping(error).detail)
+            throw error
+        }
+        switch result {
+        case .upstream(let answer):
+            await release(key, owner: owner, hash: hash, failure: "the upstream answered \(answer.status)")
+        case .uncacheable:
+            // Nothing shared: a waiter fills for itself (uncacheable answers are per requester).
+            await release(key, owner: owner, hash: hash, failure: nil)
+        case .stored, .revalidated, .shared:
+            await release(key, owner: owner, hash: hash, failure: nil)
+        }
+        return .filled(result)
+    }
+
+    private func release(_ key: CacheKey, owner: String, hash: String, failure: String?) async {
+        do {
+            if let failure {
+                try await redis.recordFailure(key, owner: owner, failure: Array(failure.utf8), expiry: .seconds(10))
+            }
+            try await redis.unlock(key, owner: owner)
+        } catch {
+            health.failed(.lock, error)
+        }
+        // Wakes the waiters at once instead of at their next look.
+        await announce(SharedStoreEvent(kind: .failed, origin: origin, key: hash))
+    }
+
+    func newest(_ key: CacheKey) async throws(RedisError) -> Newest? {
+        guard let token = try await redis.newestToken(for: key),
+            let freshness = try await redis.freshness(token: token)
+        else { return nil }
+        return Newest(token: token, freshness: freshness)
+    }
+
+    func isFresh(_ newest: Newest) -> Bool {
+        newest.freshness.storedAtMilliseconds + newest.freshness.lifetimeMilliseconds > wallClock()
+    }
+
+    /// `newest` as this replica's current snapshot: its own copy renewed when it holds the same
+    /// list, else loaded from Redis and checked (nil when the check fails: a miss).
+    func adopt(_ newest: Newest, key: CacheKey, shape: RouteShape) async throws(RedisError) -> Snapshot? {
+        if let held = local.current(key), held.token == newest.token {
+            let renewed = snapshot(held, renewedBy: newest.freshness)
+            guard renewed.freshUntil > held.freshUntil else { return held }
+            _ = local.install(renewed, for: key, retention: shape.retention, staleFor: .zero)
+            return renewed
+        }
+        guard let stored = try await redis.read(token: newest.token) else {
+            health.failed(.verify, nil)
+            logger.warning(
+                "shared snapshot failed its check",
+                metadata: ["folio.route": "\(key.route)", "token": "\(newest.token)"])
+            return nil
+        }
+        let snapshot = snapshot(stored, shape: shape)
+        _ = local.install(snapshot, for: key, retention: shape.retention, staleFor: .zero)
+        return snapshot
+    }
+}

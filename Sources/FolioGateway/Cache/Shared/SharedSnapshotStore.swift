@@ -1,0 +1,246 @@
+import FolioEngine
+import FolioRedis
+import FolioRedisStore
+import Foundation
+import Logging
+import Synchronization
+
+/// `cache.store: redis` (docs/CACHING.md, "Several replicas"): snapshots shared by every
+/// replica through Redis, with this process's `MemorySnapshotStore` (`localMaxBytes`) in front.
+///
+/// Reads go to the local layer first; Redis is asked only when the local copy is missing or
+/// stale, so a cached page costs what it costs with `store: memory`. A snapshot loaded from
+/// Redis is indexed again and its token checked (a mismatch is a miss, counted and logged).
+/// Every write and drop also goes to Redis and is announced on the events channel, so other
+/// replicas wake their waiters and stop serving dropped lists. While Redis is unavailable
+/// (`StoreHealth`) the store is a memory store: nothing waits on Redis, nothing fails.
+public final class SharedSnapshotStore: SnapshotStore {
+    /// What a replica needs to turn a route's stored list into a snapshot it serves: the
+    /// route's section key and order (built before the snapshot is shared, as a fill does),
+    /// and how long its superseded snapshots answer pinned links.
+    struct RouteShape: Sendable {
+        var sectionKey: FieldPath?
+        var defaultSort: SortSpec
+        var retention: Duration
+    }
+
+    let local: MemorySnapshotStore
+    let redis: RedisSnapshots
+    let health: StoreHealth
+    let waiters = FillWaiters()
+    /// This replica, in lock owners and events.
+    let origin = UUID().uuidString
+    let logger: Logger
+    let now: @Sendable () -> ContinuousClock.Instant
+    /// Wall-clock milliseconds: the instants replicas share (they share no monotonic clock).
+    let wallClock: @Sendable () -> Int64
+    private let shapes = Mutex<[String: RouteShape]>([:])
+    /// Loads from Redis in flight, by cache key or token: concurrent requests share one.
+    private let loads = Mutex<[String: Task<Snapshot?, Never>]>([:])
+    /// Called when another replica dropped a route (the gateway stops its own fills of it from
+    /// installing what the drop removed).
+    private let dropHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    init(
+        local: MemorySnapshotStore, redis: RedisSnapshots, health: StoreHealth, logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        self.local = local
+        self.redis = redis
+        self.health = health
+        self.logger = logger
+        self.now = now
+        self.wallClock = wallClock
+    }
+
+    /// The routes of the configuration in force (set by each gateway, reloads included).
+    func describe(_ routes: [CompiledRoute]) {
+        shapes.withLock { shapes in
+            shapes = Dictionary(
+                routes.map {
+                    (
+                        $0.config.name,
+                        RouteShape(
+                            sectionKey: $0.sectionKey, defaultSort: $0.defaultSort,
+                            retention: $0.config.cache.snapshotRetention)
+                    )
+                }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func onRemoteDrop(_ handler: @escaping @Sendable (String) -> Void) {
+        dropHandler.withLock { $0 = handler }
+    }
+
+    // MARK: SnapshotStore
+
+    public func current(_ key: CacheKey) async -> Snapshot? {
+        let held = local.current(key)
+        if let held, held.isFresh(at: now()) { return held }
+        guard health.isAvailable, let shape = shape(key.route) else { return held }
+        let loaded = await coalesced("key:\(RedisSnapshotKeys.hash(key))") {
+            await self.loadNewest(key, shape: shape)
+        }
+        return loaded ?? held
+    }
+
+    public func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot? {
+        if let held = local.retained(key, token: token) { return held }
+        guard health.isAvailable, let shape = shape(key.route), SnapshotToken.isWellFormed(token) else { return nil }
+        _ = await coalesced("token:\(token)") { await self.loadRetained(key, token: token, shape: shape) }
+        return local.retained(key, token: token)
+    }
+
+    public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool
+    {
+        guard local.install(snapshot, for: key, retention: retention, staleFor: .zero) else { return false }
+        guard health.isAvailable, let shape = shape(key.route) else { return true }
+        let now = now()
+        let servable = max(.seconds(1), (snapshot.freshUntil - now) + staleFor)
+        do {
+            try await redis.write(
+                stored(snapshot, sort: shape.defaultSort, now: now), for: key, expiry: servable, retention: retention)
+            await announce(SharedStoreEvent(kind: .stored, origin: origin, key: RedisSnapshotKeys.hash(key)))
+        } catch {
+            health.failed(.write, error)
+        }
+        return true
+    }
+
+    public func supersede(route: String, retention: Duration) async {
+        local.supersede(route: route, retention: retention)
+        await drop(route: route, retention: retention)
+    }
+
+    public func remove(route: String) async {
+        local.remove(route: route)
+        await drop(route: route, retention: .zero)
+    }
+
+    public func recount(_ snapshot: Snapshot, for key: CacheKey) async {
+        local.recount(snapshot, for: key)
+    }
+
+    public func statistics() async -> SnapshotStoreStatistics {
+        local.statistics()
+    }
+
+    // MARK: Events
+
+    /// Acts on another replica's event: wakes this replica's waiters, drops its local copies.
+    func receive(_ payload: [UInt8]) {
+        guard let event = SharedStoreEvent.decode(payload), event.origin != origin else { return }
+        switch event.kind {
+        case .stored, .failed:
+            if let key = event.key { waiters.wake(key) }
+        case .dropped:
+            guard let route = event.route else { return }
+            local.supersede(route: route, retention: .milliseconds(event.retentionMilliseconds ?? 0))
+            dropHandler.withLock { $0 }?(route)
+        }
+    }
+
+    func announce(_ event: SharedStoreEvent) async {
+        do {
+            try await redis.publish(event.encoded)
+        } catch {
+            health.failed(.write, error)
+        }
+    }
+
+    // MARK: Loading
+
+    private func drop(route: String, retention: Duration) async {
+        guard health.isAvailable else { return }
+        do {
+            try await redis.drop(route: route, retention: retention, atMilliseconds: wallClock())
+            await announce(
+                SharedStoreEvent(
+                    kind: .dropped, origin: origin, route: route, retentionMilliseconds: retention.milliseconds))
+        } catch {
+            health.failed(.drop, error)
+        }
+    }
+
+    /// The newest snapshot Redis holds for `key`, installed locally (`held` renewed when Redis
+    /// holds the same list with later freshness: another replica revalidated it).
+    func loadNewest(_ key: CacheKey, shape: RouteShape) async -> Snapshot? {
+        do {
+            guard let newest = try await newest(key) else { return nil }
+            return try await adopt(newest, key: key, shape: shape)
+        } catch {
+            health.failed(.read, error)
+            return nil
+        }
+    }
+
+    /// A superseded (or another key's newest) snapshot with `token`, kept locally as retained.
+    private func loadRetained(_ key: CacheKey, token: String, shape: RouteShape) async -> Snapshot? {
+        do {
+            guard let stored = try await redis.read(token: token) else { return nil }
+            let superseded = try await redis.superseded(token: token)
+            let snapshot = snapshot(stored, shape: shape)
+            let now = now()
+            let supersededAt = superseded.map { instant(ofMilliseconds: $0.atMilliseconds, now: now) } ?? now
+            let left = superseded?.left ?? shape.retention
+            local.retain(snapshot, for: key, supersededAt: supersededAt, retention: (now - supersededAt) + left)
+            return snapshot
+        } catch {
+            health.failed(.read, error)
+            return nil
+        }
+    }
+
+    /// Runs `load` once for `name` however many requests ask at the same time.
+    private func coalesced(_ name: String, _ load: @escaping @Sendable () async -> Snapshot?) async -> Snapshot? {
+        let (task, started) = loads.withLock { loads in
+            if let task = loads[name] { return (task, false) }
+            let task = Task { await load() }
+            loads[name] = task
+            return (task, true)
+        }
+        let value = await task.value
+        if started { loads.withLock { _ = $0.removeValue(forKey: name) } }
+        return value
+    }
+
+    func shape(_ route: String) -> RouteShape? {
+        shapes.withLock { $0[route] }
+    }
+
+    // MARK: Clocks
+
+    /// The instant of a wall-clock time on this replica's clock (never in the future: a
+    /// filler whose clock runs ahead stored it now, not later).
+    func instant(ofMilliseconds milliseconds: Int64, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        now - .milliseconds(max(0, wallClock() - milliseconds))
+    }
+
+    func stored(_ snapshot: Snapshot, sort: SortSpec, now: ContinuousClock.Instant) -> StoredList {
+        StoredList(
+            list: snapshot.list, token: snapshot.token, sort: sort.texts,
+            storedAtMilliseconds: wallClock() - (now - snapshot.storedAt).milliseconds,
+            lifetimeMilliseconds: (snapshot.freshUntil - snapshot.storedAt).milliseconds, etag: snapshot.etag,
+            lastModified: snapshot.lastModified, mustRevalidate: snapshot.mustRevalidate)
+    }
+
+    /// A stored list as this replica serves it: indexed, with the route's order built.
+    func snapshot(_ stored: StoredList, shape: RouteShape) -> Snapshot {
+        let storedAt = instant(ofMilliseconds: stored.storedAtMilliseconds, now: now())
+        let indexes = SnapshotIndexes(list: stored.list, sectionKey: shape.sectionKey)
+        _ = indexes.order(shape.defaultSort)
+        return Snapshot(
+            list: stored.list, token: stored.token, storedAt: storedAt,
+            freshUntil: storedAt + .milliseconds(stored.lifetimeMilliseconds), etag: stored.etag,
+            lastModified: stored.lastModified, mustRevalidate: stored.mustRevalidate, indexes: indexes)
+    }
+
+    /// `held` with the freshness another replica stored for the same list.
+    func snapshot(_ held: Snapshot, renewedBy freshness: StoredFreshness) -> Snapshot {
+        let storedAt = instant(ofMilliseconds: freshness.storedAtMilliseconds, now: now())
+        return held.renewed(
+            storedAt: storedAt, freshUntil: storedAt + .milliseconds(freshness.lifetimeMilliseconds),
+            etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
+    }
+}

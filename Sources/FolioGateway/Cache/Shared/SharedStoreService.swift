@@ -1,0 +1,75 @@
+import FolioConfiguration
+import FolioEngine
+import FolioRedis
+import FolioRedisStore
+import Logging
+import ServiceLifecycle
+
+/// Runs what a shared store needs besides requests: the events subscription (other replicas'
+/// drops and finished fills) and, while Redis is unavailable, a ping every `probeInterval` that
+/// finds it back.
+struct SharedStoreService: Service {
+    let store: SharedSnapshotStore
+    let subscriber: RedisSubscriber
+    var probeInterval: Duration = .seconds(1)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await listen() }
+                group.addTask { await probe() }
+                await group.waitForAll()
+            }
+        }
+        await store.redis.client.close()
+    }
+
+    private func listen() async {
+        let store = self.store
+        await subscriber.run(
+            onMessage: { payload in store.receive(payload) },
+            onState: { state in
+                if case .failure(let error) = state { store.health.failed(.subscribe, error) }
+            })
+    }
+
+    private func probe() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: probeInterval)
+            guard !store.health.isAvailable else { continue }
+            do {
+                try await store.redis.client.send(["PING"])
+                store.health.succeeded()
+            } catch {
+                store.health.failed(.ping, error)
+            }
+        }
+    }
+}
+
+extension SharedSnapshotStore {
+    /// The store `cache.store: redis` describes, and the service that keeps it in touch with
+    /// the other replicas.
+    static func make(
+        _ cache: Configuration.CacheSettings, metrics: GatewayMetrics, logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) -> (SharedSnapshotStore, SharedStoreService)? {
+        guard cache.store == .redis, let url = cache.redis.url else { return nil }
+        let configuration = RedisConfiguration(
+            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+            connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout)
+        let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
+        var local = cache
+        local.maxBytes = cache.redis.localMaxBytes
+        let store = SharedSnapshotStore(
+            local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
+            redis: RedisSnapshots(client: RedisClient(configuration), keys: keys),
+            health: StoreHealth(logger: logger, metrics: metrics), logger: logger, now: now)
+        logger.info(
+            "shared store",
+            metadata: ["url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)"])
+        // Drops published while the subscription is down are lost: it comes back within a second.
+        let subscriber = RedisSubscriber(configuration, channel: keys.events, maxBackoff: .seconds(1))
+        return (store, SharedStoreService(store: store, subscriber: subscriber))
+    }
+}

@@ -1,0 +1,63 @@
+import FolioRedis
+import Logging
+import Synchronization
+
+/// What a call to the shared store was doing when it failed (`folio_store_errors_total`).
+enum StoreOperation: String, Sendable, CaseIterable {
+    /// Looking up or loading a snapshot.
+    case read
+    /// Storing a snapshot or its new freshness.
+    case write
+    /// Taking, checking or releasing a fill lock.
+    case lock
+    /// Dropping a route's snapshots (purge, unsafe method).
+    case drop
+    /// A snapshot whose bytes do not give its token (torn, evicted part, tampered): a miss.
+    case verify
+    /// The events subscription (drops and finished fills from other replicas).
+    case subscribe
+    /// The background check that finds Redis back.
+    case ping
+}
+
+/// Whether the shared store is usable now, counted and logged.
+///
+/// While Redis is unavailable, requests do not touch it at all (no request waits on a dead or
+/// stopped server's timeout); a background ping (`SharedStoreService`) finds it back. One log
+/// line marks each change between available and unavailable.
+final class StoreHealth: Sendable {
+    private let available = Atomic<Bool>(true)
+    private let logger: Logger
+    private let metrics: GatewayMetrics
+
+    init(logger: Logger, metrics: GatewayMetrics) {
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    var isAvailable: Bool { available.load(ordering: .relaxed) }
+
+    /// Counts a failure; the first one after a success marks the store unavailable. A server
+    /// error answer (the connection works) or a failed check leaves it available.
+    func failed(_ operation: StoreOperation, _ error: RedisError?) {
+        metrics.storeFailed(operation)
+        guard let error, !error.isServerError else {
+            logger.warning(
+                "shared store answer refused",
+                metadata: ["operation": "\(operation.rawValue)", "error": "\(error.map { "\($0)" } ?? "bad snapshot")"])
+            return
+        }
+        if available.exchange(false, ordering: .relaxed) {
+            logger.error(
+                "shared store unavailable",
+                metadata: ["operation": "\(operation.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    /// Marks the store available again after a successful call.
+    func succeeded() {
+        if !available.exchange(true, ordering: .relaxed) {
+            logger.notice("shared store available")
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import AsyncHTTPClient
+import FolioRedis
+import FolioTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// `cache.store: redis` (SPEC 5.5) with real parts: a `redis-server` the test starts, two
+/// `folio` processes on it, and a real upstream that counts what it is asked.
+@Suite("Shared store: several replicas on one Redis")
+struct SharedStoreTests {
+    /// One replica: the built executable with `store: redis`, its client and admin ports.
+    struct Replica {
+        let process: FolioProcess
+        let client: Int
+        let admin: Int
+
+        var url: String { "http://127.0.0.1:\(client)/objects" }
+
+        func metrics(_ http: HTTPClient) async throws -> PrometheusSamples {
+            try PrometheusSamples(try await http.answer("http://127.0.0.1:\(admin)/metrics").text)
+        }
+    }
+
+    static func yaml(upstream: String, redis: Int, extra: String = "") -> String {
+        gatewayYAML(
+            upstream: upstream + "/objects", admin: true,
+            top: """
+                cache:
+                  staleWhileRevalidate: 0s
+                  store: redis
+                  redis:
+                    url: redis://127.0.0.1:\(redis)
+                    keyPrefix: "test:"
+                    commandTimeout: 300ms
+                    connectTimeout: 300ms
+                \(extra)
+                """)
+    }
+
+    /// Starts `count` replicas on `redis` in front of `upstream`; stops them after `body`.
+    static func withReplicas<T>(
+        _ count: Int, upstream: TestUpstream, redis: RedisServer, extra: String = "",
+        _ body: ([Replica]) async throws -> T
+    ) async throws -> T {
+        var replicas: [Replica] = []
+        defer { for replica in replicas { replica.process.stop() } }
+        for _ in 0..<count {
+            let process = try FolioProcess(yaml: yaml(upstream: upstream.baseURL, redis: redis.port, extra: extra))
+            let (client, admin) = try await process.ports()
+            replicas.append(Replica(process: process, client: client, admin: admin))
+        }
+        return try await body(replicas)
+    }
+
+    /// The list the upstream serves now: `version` is in every item, so answers tell which
+    /// version they came from.
+    final class Versioned: Sendable {
+        let version = Atomic<Int>(1)
+        func body() -> String { objectsBody(30, tag: "v\(version.load(ordering: .relaxed))").body }
+    }
+
+    static func tags(_ answer: HTTPAnswer) throws -> Set<String> {
+        let items = try #require(try answer.json["objects"] as? [[String: Any]])
+        return Set(items.compactMap { $0["tag"] as? String })
+    }
+
+    static func token(_ answer: HTTPAnswer) throws -> String {
+        try #require(try (answer.json["paging"] as? [String: Any])?["snapshot"] as? String)
+    }
+
+    @Test func concurrentColdRequestsOnTwoReplicasMakeOneUpstreamFetch() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in
+                var reply = TestUpstream.Reply.json(list.body())
+                reply.delay = .milliseconds(600)
+                return reply
+            }) { upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    let answers = try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
+                        for index in 0..<12 {
+                            let replica = replicas[index % 2]
+                            group.addTask { try await withHTTPClient { try await $0.answer(replica.url) } }
+                        }
+                        return try await group.reduce(into: []) { $0.append($1) }
+                    }
+                    #expect(answers.allSatisfy { $0.status == 200 })
+                    #expect(upstream.requestCount == 1, "one fetch for both replicas")
+                    let statuses = answers.compactMap { $0.headers["Cache-Status"].first }
+                    #expect(statuses.filter { $0.contains("fwd=miss; stored") }.count == 1, "\(statuses)")
+                    #expect(statuses.filter { $0.contains("collapsed") }.count == 11, "\(statuses)")
+                    #expect(Set(try answers.map(Self.token)).count == 1)
+                }
+            }
+        }
+    }
+
+    @Test func aReplicaAnswersAnotherReplicasPinnedLinkAfterTheUpstreamChanged() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in .json(list.body(), headers: [("Cache-Control", "max-age=1")]) }) {
+                upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        let first = try await http.answer(replicas[0].url)
+                        let pinned = try Self.token(first)
+                        list.version.store(2, ordering: .relaxed)
+                        try await Task.sleep(for: .milliseconds(1_100))
+                        let second = try await http.answer(replicas[0].url)
+                        #expect(try Self.tags(second) == ["v2"])
+                        #expect(upstream.requestCount == 2)
+
+                        let onB = try await http.answer(replicas[1].url + "?snapshot=\(pinned)")
+                        #expect(onB.status == 200)
+                        #expect(try Self.tags(onB) == ["v1"], "the pinned list, as A saw it")
+                        #expect(try Self.token(onB) == pinned)
+                        let current = try await http.answer(replicas[1].url)
+                        #expect(try Self.tags(current) == ["v2"])
+                        #expect(current.headers["Cache-Status"].first?.contains("hit") == true)
+                        #expect(upstream.requestCount == 2, "B fetched nothing: both came from Redis")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aPurgeOnOneReplicaReachesTheOtherWithinASecond() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        _ = try await http.answer(replicas[0].url)
+                        let onB = try await http.answer(replicas[1].url)
+                        #expect(try Self.tags(onB) == ["v1"])
+                        #expect(upstream.requestCount == 1)
+
+                        list.version.store(2, ordering: .relaxed)
+                        let purge = try await http.answer(
+                            "http://127.0.0.1:\(replicas[0].admin)/purge?route=objects", method: .POST)
+                        #expect(purge.status == 204)
+                        let purged = ContinuousClock.now
+                        var tags: Set<String> = []
+                        while ContinuousClock.now - purged < .seconds(1) {
+                            tags = try Self.tags(try await http.answer(replicas[1].url))
+                            if tags == ["v2"] { break }
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                        #expect(tags == ["v2"], "B stopped serving the dropped list within 1 s")
+                        #expect(upstream.requestCount == 2)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aValueCorruptedInRedisIsNeverServed() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        let first = try await http.answer(replicas[0].url)
+                        let token = try Self.token(first)
+                        // Same length, one digit changed: only the token check can tell.
+                        let client = RedisClient(redis.configuration())
+                        let name = "test:snapshot:{\(token)}:part:0"
+                        var part = try #require(try await client.send(["GET", name]).bytes)
+                        let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
+                        part[digit] = UInt8(ascii: "8")
+                        try await client.send([Array("SET".utf8), Array(name.utf8), part])
+                        list.version.store(2, ordering: .relaxed)
+
+                        let onB = try await http.answer(replicas[1].url)
+                        #expect(onB.status == 200)
+                        #expect(try Self.tags(onB) == ["v2"], "B fetched the list itself")
+                        #expect(upstream.requestCount == 2)
+                        let samples = try await replicas[1].metrics(http)
+                        #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) >= 1)
+                        await client.close()
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func everyKeyFolioWritesExpires() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in .json(list.body(), headers: [("Cache-Control", "max-age=1")]) }) {
+                upstream in
+                try await Self.withReplicas(1, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        _ = try await http.answer(replicas[0].url)
+                        list.version.store(2, ordering: .relaxed)
+                        try await Task.sleep(for: .milliseconds(1_100))
+                        _ = try await http.answer(replicas[0].url)  // supersedes v1
+                        _ = try await http.answer(
+                            "http://127.0.0.1:\(replicas[0].admin)/purge?route=objects", method: .POST)
+                    }
+                }
+            }
+            let client = RedisClient(redis.configuration())
+            let reply = try await client.send(["KEYS", "*"])
+            guard case .array(let names?) = reply else { throw TestFailure("KEYS gave \(reply)") }
+            #expect(names.count >= 5, "two snapshots (meta, part, superseded mark) were written")
+            for name in names.compactMap(\.string) {
+                #expect(name.hasPrefix("test:"))
+                let ttl = try #require(try await client.send(["PTTL", name]).integer)
+                #expect(ttl > 0, "\(name) has no expiry")
+            }
+            await client.close()
+        }
+    }
+
+    @Test func redisKilledOrStoppedNeverFailsARequestAndSharingResumes() async throws {
+        let redis = try await RedisServer.start()
+        defer { redis.stop() }
+        try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
+            try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                try await withHTTPClient { http in
+                    let (a, b) = (replicas[0], replicas[1])
+                    #expect(try await http.answer(a.url).status == 200)
+
+                    redis.stop()
+                    // A cached page, and a list B does not hold: both served.
+                    #expect(try await http.answer(a.url).status == 200)
+                    #expect(try await http.answer(b.url).status == 200)
+                    try await a.process.message("shared store unavailable")
+                    #expect(try await http.answer("http://127.0.0.1:\(a.admin)/readyz").status == 200)
+                    let samples = try await a.metrics(http)
+                    let failures = ["read", "write", "ping", "subscribe"].map {
+                        samples.value("folio_store_errors_total", ["operation": $0])
+                    }
+                    #expect(failures.reduce(0, +) >= 1)
+                    let downLines = a.process.logObjects.filter {
+                        $0["message"] as? String == "shared store unavailable"
+                    }
+                    #expect(downLines.count == 1, "one line per change of state")
+
+                    // Back on the same port, empty: sharing resumes once both replicas see it
+                    // (the command connection at the next ping, the subscription after its
+                    // backoff of at most a second).
+                    let restarted = try await RedisServer.start(port: redis.port)
+                    defer { restarted.stop() }
+                    try await a.process.message("shared store available")
+                    try await b.process.message("shared store available")
+                    try await Task.sleep(for: .milliseconds(1_200))
+                    let before = upstream.requestCount
+                    #expect(
+                        try await http.answer("http://127.0.0.1:\(a.admin)/purge?route=objects", method: .POST).status
+                            == 204)
+                    #expect(try await http.answer(a.url).status == 200)
+                    let onB = try await http.answer(b.url)
+                    #expect(onB.status == 200)
+                    #expect(upstream.requestCount == before + 1, "B dropped its copy and loaded A's refill from Redis")
+
+                    // Stopped, not dead: no request fails, and none waits much past the
+                    // command timeout (300 ms here).
+                    restarted.pause()
+                    defer { restarted.resume() }
+                    let started = ContinuousClock.now
+                    #expect(
+                        try await http.answer("http://127.0.0.1:\(a.admin)/purge?route=objects", method: .POST).status
+                            == 204)
+                    #expect(try await http.answer(a.url).status == 200)
+                    #expect(try await http.answer(a.url).status == 200)
+                    #expect(ContinuousClock.now - started < .seconds(5))
+                    #expect(!(a.process.lines + b.process.lines).joined().contains("password"))
+                }
+            }
+        }
+    }
+}
