@@ -99,11 +99,6 @@ extension ConfigurationReader {
         if let e = fields["url"], let text = nullableString(e), let text {
             do {
                 redis.url = try RedisURL(text)
-                if redis.url?.tls == true {
-                    report(
-                        "rediss:// (TLS) is not supported yet: use redis:// through a TLS tunnel (docs/CACHING.md)",
-                        at: e.location)
-                }
             } catch {
                 report(error.message, at: e.location)
             }

@@ -61,27 +61,13 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
                 database = number
             }
         }
-        var host = rest
-        var port = 6379
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") {
-                guard let number = Int(after.dropFirst()), (1...65535).contains(number) else {
-                    throw ValueSyntaxError("bad port '\(after.dropFirst())'")
-                }
-                port = number
-            }
-            host = host[host.index(after: host.startIndex)..<close]
-        } else if let colon = host.lastIndex(of: ":") {
-            guard let number = Int(host[host.index(after: colon)...]), (1...65535).contains(number) else {
-                throw ValueSyntaxError("bad port '\(host[host.index(after: colon)...])'")
-            }
-            port = number
-            host = host[..<colon]
-        }
-        guard !host.isEmpty else { throw ValueSyntaxError("the URL has no host") }
+        guard !rest.isEmpty else { throw ValueSyntaxError("the URL has no host") }
+        // `host`, `host:port`, `[ipv6]` or `[ipv6]:port`: read as a listen address is.
+        let hasPort = rest.hasPrefix("[") ? !rest.hasSuffix("]") : rest.contains(":")
+        let address = try ListenAddress(hasPort ? String(rest) : "\(rest):6379")
+        guard address.port > 0 else { throw ValueSyntaxError("'0' is not a port of a Redis server") }
         self.init(
-            host: String(host), port: port, username: username, password: password, database: database,
+            host: address.host, port: address.port, username: username, password: password, database: database,
             tls: scheme == "rediss")
     }
 
@@ -91,8 +77,7 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         if username != nil || password != nil {
             text += (username ?? "") + (password == nil ? "" : ":***") + "@"
         }
-        text += host.contains(":") ? "[\(host)]" : host
-        text += ":\(port)"
+        text += ListenAddress(host: host, port: port).description
         if database != 0 { text += "/\(database)" }
         return text
     }

@@ -1,5 +1,7 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
+import Synchronization
 
 /// Where and how to reach Redis.
 public struct RedisConfiguration: Sendable {
@@ -14,13 +16,17 @@ public struct RedisConfiguration: Sendable {
     /// How long one command may wait for its answer; beyond it the command fails and the
     /// connection is closed (later answers could no longer be matched to their commands).
     public var commandTimeout: Duration
+    /// `rediss://`: TLS with these settings (`TLSConfiguration.makeClientConfiguration()`
+    /// checks the server's certificate against the system's trust roots and its name).
+    public var tls: TLSConfiguration?
     public var parser: RESPParser
 
     public init(
         host: String, port: Int = 6379, username: String? = nil, password: String? = nil, database: Int = 0,
         connectTimeout: Duration = .seconds(1), commandTimeout: Duration = .milliseconds(500),
-        parser: RESPParser = RESPParser()
+        tls: TLSConfiguration? = nil, parser: RESPParser = RESPParser()
     ) {
+        self.tls = tls
         self.host = host
         self.port = port
         self.username = username
@@ -40,6 +46,9 @@ public struct RedisConfiguration: Sendable {
 public final class RedisConnection: Sendable {
     let channel: any Channel
     let commandTimeout: Duration
+    /// Set when a command timed out: the channel is closing (asynchronously), and no later
+    /// command may be written to it meanwhile, since its answer could not be matched.
+    private let abandoned = Atomic<Bool>(false)
 
     private init(channel: any Channel, commandTimeout: Duration) {
         self.channel = channel
@@ -55,11 +64,27 @@ public final class RedisConnection: Sendable {
         onPush: (@Sendable (RESPValue) -> Void)? = nil
     ) async throws(RedisError) -> RedisConnection {
         let parser = configuration.parser
+        let tls: NIOSSLContext?
+        if let settings = configuration.tls {
+            do {
+                tls = try NIOSSLContext(configuration: settings)
+            } catch {
+                throw .connection("cannot set up TLS: \(error)")
+            }
+        } else {
+            tls = nil
+        }
+        // The name the certificate must carry (and SNI); an IP address is checked as such.
+        let serverName = IPAddressCheck.isIPAddress(configuration.host) ? nil : configuration.host
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        let handler = try NIOSSLClientHandler(context: tls, serverHostname: serverName)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
                     try channel.pipeline.syncOperations.addHandler(RESPHandler(parser: parser, onPush: onPush))
                 }
             }
@@ -95,6 +120,7 @@ public final class RedisConnection: Sendable {
     /// The same with binary-safe arguments.
     @discardableResult
     public func send(_ command: [[UInt8]]) async throws(RedisError) -> RESPValue {
+        guard isOpen else { throw .connection("the connection is closed") }
         var bytes = channel.allocator.buffer(capacity: command.reduce(16) { $0 + $1.count + 16 })
         RESPEncoder.encode(command, into: &bytes)
         let loop = channel.eventLoop
@@ -102,6 +128,7 @@ public final class RedisConnection: Sendable {
         let channel = self.channel
         let name = command.first.map { String(decoding: $0.prefix(16), as: UTF8.self) } ?? ""
         let timeout = loop.scheduleTask(in: TimeAmount(commandTimeout)) {
+            self.abandoned.store(true, ordering: .relaxed)
             reply.fail(.timeout("no answer to \(name) within \(self.commandTimeout)"))
             channel.close(promise: nil)
         }
@@ -128,10 +155,12 @@ public final class RedisConnection: Sendable {
     /// place; a connection problem or timeout fails the whole batch.
     public func pipeline(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
         guard !commands.isEmpty else { return [] }
+        guard isOpen else { throw .connection("the connection is closed") }
         let loop = channel.eventLoop
         let channel = self.channel
         let replies = commands.map { _ in PendingReply(loop.makePromise(of: RESPValue.self)) }
         let timeout = loop.scheduleTask(in: TimeAmount(commandTimeout)) {
+            self.abandoned.store(true, ordering: .relaxed)
             for reply in replies { reply.fail(.timeout("no answer to a pipeline within \(self.commandTimeout)")) }
             channel.close(promise: nil)
         }
@@ -164,9 +193,16 @@ public final class RedisConnection: Sendable {
     }
 
     /// Whether the connection is still open (a timeout or protocol error closes it).
-    public var isOpen: Bool { channel.isActive }
+    public var isOpen: Bool { channel.isActive && !abandoned.load(ordering: .relaxed) }
 
     public func close() async {
         try? await channel.close()
+    }
+}
+
+enum IPAddressCheck {
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 }

@@ -63,10 +63,10 @@ struct ConfigurationSharedStoreTests {
     @Test(
         arguments: [
             ("redis: { url: 'http://redis:6379' }", "expected redis://"),
-            ("redis: { url: 'redis://redis:99999' }", "bad port"),
+            ("redis: { url: 'redis://redis:99999' }", "'99999' is not a port"),
+            ("redis: { url: 'redis://::1' }", "an IPv6 host needs brackets"),
             ("redis: { url: 'redis://redis/x' }", "the database after '/' must be a number"),
             ("redis: { url: 'redis://' }", "the URL has no host"),
-            ("redis: { url: 'rediss://redis:6380' }", "rediss:// (TLS) is not supported yet"),
             ("redis: { localMaxBytes: 0 }", "must be at least 1"),
             ("redis: { commandTimeout: soon }", "duration"),
             ("redis: { database: 1 }", "unknown key 'database'"),

@@ -93,6 +93,24 @@ struct ContainerTests {
         #expect(security["runAsNonRoot"] as? Bool == true)
     }
 
+    @Test func theReplicasShareTheRedisOfTheExampleWithItsPasswordFromASecret() throws {
+        let example = try Self.example()
+        #expect(example.configuration.cache.store == .redis)
+        let url = try #require(example.configuration.cache.redis.url)
+        #expect(url.password == nil, "no password in the ConfigMap")
+        let env = try #require(example.folio["env"] as? [[String: Any]])
+        #expect(env.contains { $0["name"] as? String == "FOLIO_REDIS_PASSWORD" && $0["valueFrom"] != nil })
+
+        let documents = try Yams.load_all(yaml: try Self.text("config/kubernetes/redis.yaml")).compactMap {
+            $0 as? [String: Any]
+        }
+        let service = try #require(documents.first { $0["kind"] as? String == "Service" })
+        #expect((service["metadata"] as? [String: Any])?["name"] as? String == url.host)
+        let ports = try #require((service["spec"] as? [String: Any])?["ports"] as? [[String: Any]])
+        #expect(ports.contains { $0["port"] as? Int == url.port })
+        #expect(documents.contains { $0["kind"] as? String == "Deployment" })
+    }
+
     @Test func probesHitLivezAndReadyzOnTheAdminListener() throws {
         let example = try Self.example()
         let admin = try #require(example.configuration.server.admin)

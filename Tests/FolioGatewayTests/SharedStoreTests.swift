@@ -22,7 +22,10 @@ struct SharedStoreTests {
         }
     }
 
-    static func yaml(upstream: String, redis: Int, extra: String = "") -> String {
+    /// The password of the Redis in `redisKilledOrStopped…`: no log line may contain it.
+    static let password = "hunter2-s3cret"
+
+    static func yaml(upstream: String, redis: Int, password: String? = nil, extra: String = "") -> String {
         gatewayYAML(
             upstream: upstream + "/objects", admin: true,
             top: """
@@ -30,7 +33,7 @@ struct SharedStoreTests {
                   staleWhileRevalidate: 0s
                   store: redis
                   redis:
-                    url: redis://127.0.0.1:\(redis)
+                    url: redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(redis)
                     keyPrefix: "test:"
                     commandTimeout: 300ms
                     connectTimeout: 300ms
@@ -40,13 +43,14 @@ struct SharedStoreTests {
 
     /// Starts `count` replicas on `redis` in front of `upstream`; stops them after `body`.
     static func withReplicas<T>(
-        _ count: Int, upstream: TestUpstream, redis: RedisServer, extra: String = "",
+        _ count: Int, upstream: TestUpstream, redis: RedisServer, password: String? = nil, extra: String = "",
         _ body: ([Replica]) async throws -> T
     ) async throws -> T {
         var replicas: [Replica] = []
         defer { for replica in replicas { replica.process.stop() } }
         for _ in 0..<count {
-            let process = try FolioProcess(yaml: yaml(upstream: upstream.baseURL, redis: redis.port, extra: extra))
+            let process = try FolioProcess(
+                yaml: yaml(upstream: upstream.baseURL, redis: redis.port, password: password, extra: extra))
             let (client, admin) = try await process.ports()
             replicas.append(Replica(process: process, client: client, admin: admin))
         }
@@ -119,6 +123,36 @@ struct SharedStoreTests {
                         #expect(try Self.tags(current) == ["v2"])
                         #expect(current.headers["Cache-Status"].first?.contains("hit") == true)
                         #expect(upstream.requestCount == 2, "B fetched nothing: both came from Redis")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aRevalidationByOneReplicaRefreshesTheListForAll() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ request in
+                let headers = [("Cache-Control", "max-age=1"), ("ETag", "\"e1\"")]
+                if request.header("If-None-Match") == "\"e1\"" {
+                    return TestUpstream.Reply(status: 304, headers: headers)
+                }
+                return .json(list.body(), headers: headers)
+            }) { upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        _ = try await http.answer(replicas[0].url)
+                        let first = try await http.answer(replicas[1].url)
+                        #expect(first.headers["Cache-Status"].first?.contains("hit") == true, "B loaded A's list")
+                        try await Task.sleep(for: .milliseconds(1_100))
+                        let revalidated = try await http.answer(replicas[0].url)
+                        #expect(revalidated.headers["Cache-Status"].first?.contains("fwd-status=304") == true)
+                        #expect(upstream.requests.last?.header("If-None-Match") == "\"e1\"")
+
+                        // B's own copy is stale too; it finds A's new freshness in Redis.
+                        let onB = try await http.answer(replicas[1].url)
+                        #expect(onB.headers["Cache-Status"].first?.contains("hit; ttl=0") == true, "\(onB.headers)")
+                        #expect(upstream.requestCount == 2, "one fetch and one revalidation, both by A")
                     }
                 }
             }
@@ -215,10 +249,10 @@ struct SharedStoreTests {
     }
 
     @Test func redisKilledOrStoppedNeverFailsARequestAndSharingResumes() async throws {
-        let redis = try await RedisServer.start()
+        let redis = try await RedisServer.start(arguments: ["--requirepass", Self.password])
         defer { redis.stop() }
         try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
-            try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+            try await Self.withReplicas(2, upstream: upstream, redis: redis, password: Self.password) { replicas in
                 try await withHTTPClient { http in
                     let (a, b) = (replicas[0], replicas[1])
                     #expect(try await http.answer(a.url).status == 200)
@@ -242,7 +276,8 @@ struct SharedStoreTests {
                     // Back on the same port, empty: sharing resumes once both replicas see it
                     // (the command connection at the next ping, the subscription after its
                     // backoff of at most a second).
-                    let restarted = try await RedisServer.start(port: redis.port)
+                    let restarted = try await RedisServer.start(
+                        arguments: ["--requirepass", Self.password], port: redis.port)
                     defer { restarted.stop() }
                     try await a.process.message("shared store available")
                     try await b.process.message("shared store available")
@@ -267,7 +302,9 @@ struct SharedStoreTests {
                     #expect(try await http.answer(a.url).status == 200)
                     #expect(try await http.answer(a.url).status == 200)
                     #expect(ContinuousClock.now - started < .seconds(5))
-                    #expect(!(a.process.lines + b.process.lines).joined().contains("password"))
+                    let output = (a.process.lines + b.process.lines).joined() + a.process.standardError
+                    #expect(!output.contains(Self.password), "the password is never logged")
+                    #expect(output.contains("redis://:***@127.0.0.1"), "the URL is logged without it")
                 }
             }
         }

@@ -134,4 +134,28 @@ struct RedisConnectionTests {
             }
         }
     }
+
+    @Test func speaksTLSToATLSServerAndRefusesOneItDoesNotTrust() async throws {
+        let tls = try await TLSFiles.make()
+        try await RedisServer.with(tls: tls) { server in
+            let connection = try await RedisConnection.connect(server.configuration())
+            #expect(try await connection.send(["PING"]) == .simpleString("PONG"))
+            await connection.close()
+
+            var untrusted = server.configuration()
+            untrusted.tls = .makeClientConfiguration()
+            await #expect(throws: RedisError.self) {
+                let connection = try await RedisConnection.connect(untrusted)
+                defer { Task { await connection.close() } }
+                try await connection.send(["PING"])
+            }
+            var plain = server.configuration(commandTimeout: .milliseconds(300))
+            plain.tls = nil
+            await #expect(throws: RedisError.self, "plain text to a TLS port fails, it does not hang") {
+                let connection = try await RedisConnection.connect(plain)
+                defer { Task { await connection.close() } }
+                try await connection.send(["PING"])
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@ import FolioEngine
 import FolioRedis
 import FolioRedisStore
 import FolioTestSupport
+import Synchronization
 import Testing
 
 /// Snapshots written by one replica and read by another through a real `redis-server`; the
@@ -104,6 +105,112 @@ struct RedisSnapshotsTests {
             try await client.send(["DEL", keys.part(token: stored.token, index: 0)])
             #expect(try await snapshots.read(token: stored.token) == nil)
             await client.close()
+        }
+    }
+
+    @Test func aNewerListSupersedesTheOldOneForItsRetentionAndADropKeepsPinnedLinks() async throws {
+        try await RedisServer.with { server in
+            let client = RedisClient(server.configuration())
+            let keys = RedisSnapshotKeys(prefix: "folio:")
+            let snapshots = RedisSnapshots(client: client, keys: keys)
+            let v1 = try Self.stored(10, tag: "v1")
+            let v2 = try Self.stored(10, tag: "v2")
+            try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
+            #expect(try await snapshots.superseded(token: v1.token) == nil)
+            try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
+            #expect(try await snapshots.newestToken(for: Self.key) == v2.token)
+            let superseded = try #require(try await snapshots.superseded(token: v1.token))
+            #expect(superseded.atMilliseconds == v2.storedAtMilliseconds)
+            #expect(superseded.left <= .seconds(30) && superseded.left > .seconds(25))
+            let ttl = try #require(try await client.send(["PTTL", keys.meta(token: v1.token)]).integer)
+            #expect(ttl <= 30_000, "the superseded list lives for its retention only")
+            #expect(try await snapshots.read(token: v1.token) != nil, "pinned links still read it")
+
+            // A revalidation: same list, new freshness, no part sent again.
+            var renewed = v2
+            renewed.storedAtMilliseconds += 5_000
+            try await snapshots.write(renewed, for: Self.key, expiry: .seconds(120), retention: .seconds(30))
+            #expect(
+                try await snapshots.freshness(token: v2.token)?.storedAtMilliseconds == renewed.storedAtMilliseconds)
+            let partTTL = try #require(try await client.send(["PTTL", keys.part(token: v2.token, index: 0)]).integer)
+            #expect(partTTL > 90_000, "the parts' expiry followed the metadata's")
+
+            try await snapshots.drop(route: Self.key.route, retention: .seconds(20), atMilliseconds: 1)
+            #expect(try await snapshots.newestToken(for: Self.key) == nil)
+            #expect(try await snapshots.read(token: v2.token) != nil)
+            #expect(try await snapshots.superseded(token: v2.token)?.atMilliseconds == 1)
+            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 2)
+            #expect(try await snapshots.read(token: v2.token) != nil, "a drop finds only newest pointers")
+            try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
+            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 3)
+            #expect(try await snapshots.read(token: v2.token) == nil, "retention zero deletes the list")
+            await client.close()
+        }
+    }
+
+    @Test func theFillLockIsHeldByOneOwnerAndReleasedOnlyByIt() async throws {
+        try await RedisServer.with { server in
+            let client = RedisClient(server.configuration())
+            let snapshots = RedisSnapshots(client: client, keys: RedisSnapshotKeys(prefix: "folio:"))
+            #expect(try await snapshots.lock(Self.key, owner: "a", expiry: .seconds(5)))
+            #expect(try await snapshots.lock(Self.key, owner: "b", expiry: .seconds(5)) == false)
+            #expect(try await snapshots.lockOwner(Self.key) == "a")
+            try await snapshots.unlock(Self.key, owner: "b")
+            #expect(try await snapshots.lockOwner(Self.key) == "a", "only its owner releases it")
+            try await snapshots.recordFailure(
+                Self.key, owner: "a", failure: Array("timed out".utf8), expiry: .seconds(5))
+            try await snapshots.unlock(Self.key, owner: "a")
+            #expect(try await snapshots.lockOwner(Self.key) == nil)
+            #expect(try await snapshots.failure(Self.key, owner: "a") == Array("timed out".utf8))
+            #expect(try await snapshots.failure(Self.key, owner: "b") == nil, "another fill's failure is not ours")
+
+            #expect(try await snapshots.lock(Self.key, owner: "c", expiry: .milliseconds(100)))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await snapshots.lock(Self.key, owner: "d", expiry: .seconds(5)), "an expired lock is free")
+            await client.close()
+        }
+    }
+
+    @Test func aSubscriberGetsWhatIsPublishedAndComesBackAfterARestart() async throws {
+        let server = try await RedisServer.start()
+        defer { server.stop() }
+        let received = Mutex<[String]>([])
+        let states = Mutex<[Bool]>([])
+        let subscriber = RedisSubscriber(
+            server.configuration(), channel: "folio:events", initialBackoff: .milliseconds(50),
+            maxBackoff: .milliseconds(200))
+        let listening = Task {
+            await subscriber.run(
+                onMessage: { payload in received.withLock { $0.append(String(decoding: payload, as: UTF8.self)) } },
+                onState: { state in
+                    states.withLock {
+                        if case .success = state { $0.append(true) } else { $0.append(false) }
+                    }
+                })
+        }
+        defer { listening.cancel() }
+        let client = RedisClient(server.configuration())
+        let snapshots = RedisSnapshots(client: client, keys: RedisSnapshotKeys(prefix: "folio:"))
+        try await waitFor { states.withLock { $0.last == true } }
+        try await snapshots.publish(Array("one".utf8))
+        try await client.send(["PUBLISH", "other:events", "not ours"])
+        try await waitFor { received.withLock { $0 == ["one"] } }
+
+        server.stop()
+        try await waitFor { states.withLock { $0.last == false } }
+        let restarted = try await RedisServer.start(port: server.port)
+        defer { restarted.stop() }
+        try await waitFor { states.withLock { $0.last == true } }
+        try await snapshots.publish(Array("two".utf8))
+        try await waitFor { received.withLock { $0 == ["one", "two"] } }
+        await client.close()
+    }
+
+    private func waitFor(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw RedisTestFailure("gave up waiting") }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 }

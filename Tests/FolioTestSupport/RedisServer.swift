@@ -1,5 +1,6 @@
 import FolioRedis
 import Foundation
+import NIOSSL
 import Synchronization
 
 /// A real `redis-server` (Debian's package) on a free loopback port, for the life of `body`.
@@ -11,10 +12,13 @@ public struct RedisServer: Sendable {
     public let port: Int
     public let pid: pid_t
 
+    /// Set when the server speaks TLS only (`--tls-port`): what clients must trust.
+    public var tls: TLSFiles?
+
     public static func with<T>(
-        arguments: [String] = [], port: Int? = nil, _ body: (RedisServer) async throws -> T
+        arguments: [String] = [], port: Int? = nil, tls: TLSFiles? = nil, _ body: (RedisServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(arguments: arguments, port: port)
+        let server = try await start(arguments: arguments, port: port, tls: tls)
         do {
             let result = try await body(server)
             server.stop()
@@ -29,7 +33,9 @@ public struct RedisServer: Sendable {
     /// range (32768 and up on Linux): a port that `bind(0)` never hands out, so while a test
     /// restarts its server on the same port, no server of a test running in parallel can have
     /// taken it.
-    public static func start(arguments: [String] = [], port fixed: Int? = nil) async throws -> RedisServer {
+    public static func start(arguments: [String] = [], port fixed: Int? = nil, tls: TLSFiles? = nil) async throws
+        -> RedisServer
+    {
         guard
             let path = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(
                 where: FileManager.default.isExecutableFile)
@@ -41,12 +47,12 @@ public struct RedisServer: Sendable {
                 [
                     "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--daemonize", "no", "--loglevel", "warning",
-                ] + arguments)
-            let server = RedisServer(port: port, pid: pid)
+                ] + (tls?.serverArguments(port: port) ?? []) + arguments)
+            let server = RedisServer(port: port, pid: pid, tls: tls)
             // Ready once it accepts a connection; gone at once when the port was taken.
             for _ in 0..<100 {
                 guard server.isRunning else { break }
-                let configuration = RedisConfiguration(host: "127.0.0.1", port: port)
+                let configuration = server.configuration()
                 if let connection = try? await RedisConnection.connect(configuration) {
                     await connection.close()
                     return server
@@ -116,11 +122,57 @@ public struct RedisServer: Sendable {
         password: String? = nil, database: Int = 0, commandTimeout: Duration = .seconds(2)
     ) -> RedisConfiguration {
         RedisConfiguration(
-            host: "127.0.0.1", port: port, password: password, database: database, commandTimeout: commandTimeout)
+            host: "127.0.0.1", port: port, password: password, database: database, commandTimeout: commandTimeout,
+            tls: tls?.client)
     }
 }
 
 public struct RedisTestFailure: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A throwaway certificate authority and a server certificate for `localhost` and 127.0.0.1,
+/// made with the `openssl` command, for a TLS-only test Redis.
+public struct TLSFiles: Sendable {
+    public let directory: URL
+
+    public var caFile: String { directory.appendingPathComponent("ca.crt").path }
+    public var certificateFile: String { directory.appendingPathComponent("server.crt").path }
+    public var keyFile: String { directory.appendingPathComponent("server.key").path }
+
+    /// A client that trusts the test authority only.
+    public var client: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .file(caFile)
+        return configuration
+    }
+
+    func serverArguments(port: Int) -> [String] {
+        [
+            "--port", "0", "--tls-port", String(port), "--tls-cert-file", certificateFile, "--tls-key-file", keyFile,
+            "--tls-ca-cert-file", caFile, "--tls-auth-clients", "no",
+        ]
+    }
+
+    public static func make() async throws -> TLSFiles {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
+            to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        for arguments in [
+            "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 1 -subj /CN=FolioTestCA",
+            "req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost",
+            "x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 1 -extfile san.ext",
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = arguments.split(separator: " ").map(String.init)
+            process.currentDirectoryURL = directory
+            process.standardError = FileHandle.nullDevice
+            let (status, _) = try await ChildProcess.output(of: process)
+            guard status == 0 else { throw RedisTestFailure("openssl \(arguments) failed (\(status))") }
+        }
+        return TLSFiles(directory: directory)
+    }
 }

@@ -67,8 +67,9 @@ extension SharedSnapshotStore: FillCoordination {
         return .filled(try await fill())
     }
 
-    /// Runs the fill while holding the lock; the store's `install` (called inside `fill`)
-    /// writes and announces the list before the lock is released.
+    /// Runs the fill while holding the lock. The store's `install` (called inside `fill`)
+    /// starts copying the list to Redis; this replica's requesters are answered at once, and the
+    /// lock is released once the copy is written and announced.
     private func lead(
         _ key: CacheKey, owner: String, hash: String, fill: @Sendable () async throws -> FillResult
     ) async throws -> CoordinatedFill {
@@ -79,14 +80,16 @@ extension SharedSnapshotStore: FillCoordination {
             await release(key, owner: owner, hash: hash, failure: FolioError.mapping(error).detail)
             throw error
         }
+        let failure: String?
         switch result {
-        case .upstream(let answer):
-            await release(key, owner: owner, hash: hash, failure: "the upstream answered \(answer.status)")
-        case .uncacheable:
-            // Nothing shared: a waiter fills for itself (uncacheable answers are per requester).
-            await release(key, owner: owner, hash: hash, failure: nil)
-        case .stored, .revalidated, .shared:
-            await release(key, owner: owner, hash: hash, failure: nil)
+        case .upstream(let answer): failure = "the upstream answered \(answer.status)"
+        // Nothing shared after an uncacheable answer: a waiter fills for itself.
+        case .uncacheable, .stored, .revalidated, .shared: failure = nil
+        }
+        let write = takeWrite(key)
+        Task {
+            await write?.value
+            await release(key, owner: owner, hash: hash, failure: failure)
         }
         return .filled(result)
     }

@@ -35,6 +35,8 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Wall-clock milliseconds: the instants replicas share (they share no monotonic clock).
     let wallClock: @Sendable () -> Int64
     private let shapes = Mutex<[String: RouteShape]>([:])
+    /// Copies to Redis started by `install`, until the fill that holds the key's lock takes them.
+    private let writes = Mutex<[CacheKey: Task<Void, Never>]>([:])
     /// Loads from Redis in flight, by cache key or token: concurrent requests share one.
     private let loads = Mutex<[String: Task<Snapshot?, Never>]>([:])
     /// Called when another replica dropped a route (the gateway stops its own fills of it from
@@ -92,20 +94,31 @@ public final class SharedSnapshotStore: SnapshotStore {
         return local.retained(key, token: token)
     }
 
+    /// Installs locally at once; the copy to Redis runs on its own, so this replica's
+    /// requesters are answered without waiting for it. A fill holding the key's lock waits for
+    /// the copy before releasing the lock (`takeWrite`), so other replicas find it.
     public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool
     {
         guard local.install(snapshot, for: key, retention: retention, staleFor: .zero) else { return false }
         guard health.isAvailable, let shape = shape(key.route) else { return true }
         let now = now()
         let servable = max(.seconds(1), (snapshot.freshUntil - now) + staleFor)
-        do {
-            try await redis.write(
-                stored(snapshot, sort: shape.defaultSort, now: now), for: key, expiry: servable, retention: retention)
-            await announce(SharedStoreEvent(kind: .stored, origin: origin, key: RedisSnapshotKeys.hash(key)))
-        } catch {
-            health.failed(.write, error)
+        let stored = stored(snapshot, sort: shape.defaultSort, now: now)
+        let write = Task {
+            do throws(RedisError) {
+                try await redis.write(stored, for: key, expiry: servable, retention: retention)
+                await announce(SharedStoreEvent(kind: .stored, origin: origin, key: RedisSnapshotKeys.hash(key)))
+            } catch {
+                health.failed(.write, error)
+            }
         }
+        writes.withLock { $0[key] = write }
         return true
+    }
+
+    /// The copy to Redis that `install` started for `key`, if one is running.
+    func takeWrite(_ key: CacheKey) -> Task<Void, Never>? {
+        writes.withLock { $0.removeValue(forKey: key) }
     }
 
     public func supersede(route: String, retention: Duration) async {

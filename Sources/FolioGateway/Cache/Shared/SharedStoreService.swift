@@ -3,6 +3,7 @@ import FolioEngine
 import FolioRedis
 import FolioRedisStore
 import Logging
+import NIOSSL
 import ServiceLifecycle
 
 /// Runs what a shared store needs besides requests: the events subscription (other replicas'
@@ -57,7 +58,9 @@ extension SharedSnapshotStore {
         guard cache.store == .redis, let url = cache.redis.url else { return nil }
         let configuration = RedisConfiguration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
-            connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout)
+            connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout,
+            // rediss://: the server's certificate is checked against the system's trust roots.
+            tls: url.tls ? TLSConfiguration.makeClientConfiguration() : nil)
         let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
         var local = cache
         local.maxBytes = cache.redis.localMaxBytes

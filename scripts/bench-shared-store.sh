@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Issue 14's figures, side by side in one run on this machine (BENCHMARKS.md, "Shared store"):
+#
+#  1. A cached 25-item page served from the local layer: `store: memory` vs `store: redis`
+#     (`wrk -t1 -c32`, rounds alternating; medians of requests/s).
+#  2. The first page on a replica that did not fill, loading a ~100 MB list from Redis, vs a
+#     cold upstream fill of the same list (nginx serving it as a static file); medians of
+#     ROUNDS cold starts each.
+#  3. Upstream fetches for 4 replicas on one Redis under concurrent cold load (32 requests
+#     spread over them, the upstream taking about 250 ms): counted in nginx's access log.
+#
+# Usage: scripts/bench-shared-store.sh [FOLIO_BINARY]   (default .build/release/folio)
+# Environment: ROUNDS (3), DURATION (10s), ITEMS (1200000: about 100 MB), WORK (/tmp/folio-bench-shared).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FOLIO=${1:-$ROOT/.build/release/folio}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10s}
+ITEMS=${ITEMS:-1200000}
+WORK=${WORK:-/tmp/folio-bench-shared}
+PORT_NGINX=18290
+PORT_REDIS=18279
+BASE=18280
+[ -x "$FOLIO" ] || { echo "no folio binary at $FOLIO (swift build -c release)" >&2; exit 1; }
+for tool in wrk nginx curl python3 redis-server redis-cli; do
+    command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }
+done
+
+rm -rf "$WORK"; mkdir -p "$WORK/www" "$WORK/tmp"; chmod 755 "$WORK" "$WORK/www"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
+    redis-cli -p $PORT_REDIS shutdown nosave >/dev/null 2>&1 || true
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+log() { printf '== %s\n' "$*" >&2; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+python3 - "$WORK/www" "$ITEMS" <<'PY'
+import json, sys
+def items(n):
+    return [json.dumps({"id": i, "name": "Item %07d" % i, "category": ["tools", "garden", "kitchen", "toys"][i % 4],
+                        "price": round(1 + (i * 37 % 1000) / 10, 2), "inStock": i % 3 != 0}, separators=(",", ":"))
+            for i in range(n)]
+open(sys.argv[1] + "/small.json", "w").write("[" + ",".join(items(10000)) + "]")
+open(sys.argv[1] + "/large.json", "w").write("[" + ",".join(items(int(sys.argv[2]))) + "]")
+PY
+log "large list: $(stat -c %s "$WORK/www/large.json") bytes"
+
+cat >"$WORK/nginx.conf" <<NGINX
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 4096; }
+http {
+    access_log $WORK/access.log;
+    types { application/json json; }
+    default_type application/json;
+    client_body_temp_path $WORK/tmp/body;
+    proxy_temp_path $WORK/tmp/proxy;
+    fastcgi_temp_path $WORK/tmp/fastcgi;
+    uwsgi_temp_path $WORK/tmp/uwsgi;
+    scgi_temp_path $WORK/tmp/scgi;
+    server {
+        listen 127.0.0.1:$PORT_NGINX;
+        root $WORK/www;
+        # A slow upstream for figure 3: the 1 MB list sent at 4 MB/s (about 250 ms).
+        location /slow/ { alias $WORK/www/; limit_rate 4m; }
+    }
+}
+NGINX
+nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+
+redis-server --port $PORT_REDIS --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
+    --logfile "$WORK/redis.log" >/dev/null
+for _ in $(seq 100); do redis-cli -p $PORT_REDIS ping >/dev/null 2>&1 && break; sleep 0.05; done
+
+# start_folio PORT STORE UPSTREAM_PATH: a replica; waits until it listens.
+start_folio() {
+    local port=$1 store=$2 path=$3
+    cat >"$WORK/folio-$port.yaml" <<YAML
+server: { listen: 127.0.0.1:$port, admin: null }
+logging: { level: warning, access: false }
+limits: { maxUpstreamBytes: 1GiB }
+cache:
+  ttl: 1h
+  maxBytes: 1GiB
+  store: $store
+  redis: { url: "redis://127.0.0.1:$PORT_REDIS", localMaxBytes: 1GiB, commandTimeout: 10s }
+routes:
+  - name: objects
+    path: /objects
+    upstream: http://127.0.0.1:$PORT_NGINX$path
+YAML
+    "$FOLIO" serve --config "$WORK/folio-$port.yaml" >"$WORK/folio-$port.log" 2>&1 &
+    PIDS+=($!)
+    for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$port/livez-probe" && break; sleep 0.05; done
+}
+stop_folios() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait "${PIDS[@]}" 2>/dev/null || true
+    PIDS=()
+}
+first_page_ms() { curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$1/objects?pageSize=25" | awk '{printf "%.1f\n", $1*1000}'; }
+
+log "1. cached page, local layer: memory vs redis"
+start_folio $BASE memory /small.json
+start_folio $((BASE + 1)) redis /small.json
+first_page_ms $BASE >/dev/null; first_page_ms $((BASE + 1)) >/dev/null
+declare -A RPS
+for round in $(seq "$ROUNDS"); do
+    for port in $BASE $((BASE + 1)); do
+        rps=$(wrk -t1 -c32 -d"$DURATION" "http://127.0.0.1:$port/objects?pageSize=25" | awk '/Requests\/sec/ {print $2}')
+        RPS[$port]+="$rps "
+        log "round $round port $port: $rps req/s"
+    done
+done
+memory=$(echo ${RPS[$BASE]} | tr ' ' '\n' | median)
+redis=$(echo ${RPS[$((BASE + 1))]} | tr ' ' '\n' | median)
+echo "cached page req/s (median of $ROUNDS): memory $memory, redis $redis, ratio $(python3 -c "print(round($redis/$memory, 3))")"
+stop_folios
+
+log "2. first page of the large list: cold upstream fill vs load from Redis"
+MEMORY=(); COLD=(); LOAD=()
+for round in $(seq "$ROUNDS"); do
+    redis-cli -p $PORT_REDIS flushall >/dev/null
+    start_folio $((BASE + 2)) memory /large.json
+    MEMORY+=("$(first_page_ms $((BASE + 2)))")
+    start_folio $BASE redis /large.json
+    COLD+=("$(first_page_ms $BASE)")
+    start_folio $((BASE + 1)) redis /large.json
+    LOAD+=("$(first_page_ms $((BASE + 1)))")
+    log "round $round: cold fill ${MEMORY[-1]} ms (memory), ${COLD[-1]} ms (redis, the filler), load from Redis ${LOAD[-1]} ms"
+    stop_folios
+done
+echo "first page, ms (median of $ROUNDS): cold upstream fill $(printf '%s\n' "${MEMORY[@]}" | median) with store: memory, $(printf '%s\n' "${COLD[@]}" | median) with store: redis (the filler); load from Redis on another replica $(printf '%s\n' "${LOAD[@]}" | median)"
+
+log "3. upstream fetches for 4 replicas under concurrent cold load"
+redis-cli -p $PORT_REDIS flushall >/dev/null
+for i in 0 1 2 3; do start_folio $((BASE + i)) redis /slow/small.json; done
+before=$(grep -c 'GET /slow/small.json' "$WORK/access.log" || true)
+CURLS=()
+for n in $(seq 32); do
+    curl -s -o /dev/null "http://127.0.0.1:$((BASE + n % 4))/objects?pageSize=5" &
+    CURLS+=($!)
+done
+wait "${CURLS[@]}"
+sleep 0.5
+after=$(grep -c 'GET /slow/small.json' "$WORK/access.log" || true)
+echo "upstream fetches for 32 concurrent cold requests on 4 replicas: $((after - before))"
+stop_folios
