@@ -8,9 +8,13 @@
 #     ROUNDS cold starts each.
 #  3. Upstream fetches for 4 replicas on one Redis under concurrent cold load (32 requests
 #     spread over them, the upstream taking about 250 ms): counted in nginx's access log.
+#  4. How fast other replicas hear: a waiter on B answers how long after the filler A did
+#     (pub/sub wakes it; without an event it would look again within 200 ms), and how long
+#     after a purge on A replica B stops serving the dropped list. Medians of ROUNDS.
 #
 # Usage: scripts/bench-shared-store.sh [FOLIO_BINARY]   (default .build/release/folio)
-# Environment: ROUNDS (3), DURATION (10s), ITEMS (1200000: about 100 MB), WORK (/tmp/folio-bench-shared).
+# Environment: ROUNDS (3), DURATION (10s), ITEMS (1200000: about 100 MB), WORK (/tmp/folio-bench-shared),
+# FIGURES (1234: which of the four to measure).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FOLIO=${1:-$ROOT/.build/release/folio}
@@ -18,6 +22,7 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10s}
 ITEMS=${ITEMS:-1200000}
 WORK=${WORK:-/tmp/folio-bench-shared}
+FIGURES=${FIGURES:-1234}
 PORT_NGINX=18290
 PORT_REDIS=18279
 BASE=18280
@@ -81,7 +86,7 @@ for _ in $(seq 100); do redis-cli -p $PORT_REDIS ping >/dev/null 2>&1 && break; 
 start_folio() {
     local port=$1 store=$2 path=$3
     cat >"$WORK/folio-$port.yaml" <<YAML
-server: { listen: 127.0.0.1:$port, admin: null }
+server: { listen: 127.0.0.1:$port, admin: "127.0.0.1:$((port + 100))" }
 logging: { level: warning, access: false }
 limits: { maxUpstreamBytes: 1GiB }
 cache:
@@ -105,6 +110,7 @@ stop_folios() {
 }
 first_page_ms() { curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$1/objects?pageSize=25" | awk '{printf "%.1f\n", $1*1000}'; }
 
+if [[ $FIGURES == *1* ]]; then
 log "1. cached page, local layer: memory vs redis"
 start_folio $BASE memory /small.json
 start_folio $((BASE + 1)) redis /small.json
@@ -121,7 +127,9 @@ memory=$(echo ${RPS[$BASE]} | tr ' ' '\n' | median)
 redis=$(echo ${RPS[$((BASE + 1))]} | tr ' ' '\n' | median)
 echo "cached page req/s (median of $ROUNDS): memory $memory, redis $redis, ratio $(python3 -c "print(round($redis/$memory, 3))")"
 stop_folios
+fi
 
+if [[ $FIGURES == *2* ]]; then
 log "2. first page of the large list: cold upstream fill vs load from Redis"
 MEMORY=(); COLD=(); LOAD=()
 for round in $(seq "$ROUNDS"); do
@@ -130,6 +138,12 @@ for round in $(seq "$ROUNDS"); do
     MEMORY+=("$(first_page_ms $((BASE + 2)))")
     start_folio $BASE redis /large.json
     COLD+=("$(first_page_ms $BASE)")
+    # The filler answered before its copy to Redis is written: wait for the copy, so this
+    # measures a load, not a wait for the filler.
+    for _ in $(seq 600); do
+        [ -n "$(redis-cli -p $PORT_REDIS --scan --pattern 'folio:newest:*')" ] && break
+        sleep 0.05
+    done
     start_folio $((BASE + 1)) redis /large.json
     LOAD+=("$(first_page_ms $((BASE + 1)))")
     log "round $round: cold fill ${MEMORY[-1]} ms (memory), ${COLD[-1]} ms (redis, the filler), load from Redis ${LOAD[-1]} ms"
@@ -137,6 +151,9 @@ for round in $(seq "$ROUNDS"); do
 done
 echo "first page, ms (median of $ROUNDS): cold upstream fill $(printf '%s\n' "${MEMORY[@]}" | median) with store: memory, $(printf '%s\n' "${COLD[@]}" | median) with store: redis (the filler); load from Redis on another replica $(printf '%s\n' "${LOAD[@]}" | median)"
 
+fi
+
+if [[ $FIGURES == *3* ]]; then
 log "3. upstream fetches for 4 replicas under concurrent cold load"
 redis-cli -p $PORT_REDIS flushall >/dev/null
 for i in 0 1 2 3; do start_folio $((BASE + i)) redis /slow/small.json; done
@@ -151,3 +168,43 @@ sleep 0.5
 after=$(grep -c 'GET /slow/small.json' "$WORK/access.log" || true)
 echo "upstream fetches for 32 concurrent cold requests on 4 replicas: $((after - before))"
 stop_folios
+fi
+
+if [[ $FIGURES == *4* ]]; then
+log "4. waiter wake-up and drop propagation between two replicas"
+now_ms() { date +%s%3N; }
+purge() { curl -s -X POST -o /dev/null "http://127.0.0.1:$(($1 + 100))/purge?route=objects"; }
+start_folio $BASE redis /slow/small.json
+start_folio $((BASE + 1)) redis /slow/small.json
+WAKE=()
+for round in $(seq "$ROUNDS"); do
+    purge $BASE; sleep 0.3
+    # A fills (about 250 ms); B asks 50 ms later and waits for A's list.
+    ( curl -s -o /dev/null "http://127.0.0.1:$BASE/objects?pageSize=5"; now_ms >"$WORK/a.done" ) &
+    a=$!
+    sleep 0.05
+    curl -s -o /dev/null "http://127.0.0.1:$((BASE + 1))/objects?pageSize=5"
+    b_done=$(now_ms)
+    wait $a
+    WAKE+=("$((b_done - $(cat "$WORK/a.done")))")
+    log "round $round: B answered ${WAKE[-1]} ms after A"
+done
+stop_folios
+# A fast upstream now: the time until B answers from a new fill includes that fill (~10 ms).
+start_folio $BASE redis /small.json
+start_folio $((BASE + 1)) redis /small.json
+DROP=()
+for round in $(seq "$ROUNDS"); do
+    curl -s -o /dev/null "http://127.0.0.1:$BASE/objects?pageSize=5"
+    curl -s -o /dev/null "http://127.0.0.1:$((BASE + 1))/objects?pageSize=5"
+    start=$(now_ms)
+    purge $BASE
+    until curl -s -D - -o /dev/null "http://127.0.0.1:$((BASE + 1))/objects?pageSize=5" | grep -qi '^cache-status:.*fwd='; do
+        sleep 0.002
+    done
+    DROP+=("$(($(now_ms) - start))")
+    log "round $round: B stopped serving the dropped list after ${DROP[-1]} ms"
+done
+echo "B after A's fill, ms (median of $ROUNDS): $(printf '%s\n' "${WAKE[@]}" | median); drop seen by B after, ms: $(printf '%s\n' "${DROP[@]}" | median)"
+stop_folios
+fi

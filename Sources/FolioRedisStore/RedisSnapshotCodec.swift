@@ -64,23 +64,59 @@ public enum RedisSnapshotCodec {
 
     /// The stored list, or nil when the metadata is not Folio's, a part is missing, or the
     /// elements do not give the token (or count, or size) the metadata claims.
-    public static func decode(meta: [UInt8], parts: [[UInt8]?]) -> StoredList? {
-        guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
-            parts.count == meta.parts
-        else { return nil }
-        var indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: meta.bytes), sort: meta.sort)
-        var received = 0
+    public static func decode(meta: [UInt8], parts: [[UInt8]?]) async -> StoredList? {
+        guard var decoder = Decoder(meta: meta), parts.count == decoder.parts else { return nil }
         for part in parts {
-            guard let part else { return nil }
-            received += part.count
-            do { try indexer.append(part) } catch { return nil }
+            guard let part, await decoder.append(part) else { return nil }
         }
-        guard received == meta.bytes, (try? indexer.endBody()) != nil,
-            let (list, token) = try? indexer.finish(), token == meta.token, list.count == meta.count
-        else { return nil }
-        return StoredList(
-            list: list, token: token, sort: meta.sort, storedAtMilliseconds: meta.storedAt,
-            lifetimeMilliseconds: meta.lifetime, etag: meta.etag, lastModified: meta.lastModified,
-            mustRevalidate: meta.mustRevalidate)
+        return await decoder.finish()
+    }
+
+    /// Indexes a stored list part by part as the parts arrive (earlier parts hashed on another
+    /// core while the next is scanned), then checks it against its metadata.
+    public struct Decoder: Sendable {
+        private let meta: Meta
+        private var indexer: ListIndexer
+        private var received = 0
+        private var failed = false
+
+        /// Nil when `meta` is not Folio's metadata.
+        public init?(meta: [UInt8]) {
+            guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
+                meta.parts >= 0, meta.bytes >= 0
+            else { return nil }
+            self.meta = meta
+            indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: meta.bytes), sort: meta.sort)
+            indexer.reserve(additionalBytes: meta.bytes)
+        }
+
+        /// The token the metadata claims and how many parts it has.
+        public var token: String { meta.token }
+        public var parts: Int { meta.parts }
+
+        /// Indexes the next part; false once the bytes are not a list of the claimed size.
+        public mutating func append(_ part: [UInt8]) async -> Bool {
+            guard !failed else { return false }
+            await indexer.settle()
+            received += part.count
+            do {
+                try part.withUnsafeBytes { try indexer.appendOverlapped($0) }
+            } catch {
+                failed = true
+            }
+            return !failed
+        }
+
+        /// The list, when every byte arrived and the elements give the claimed token and count.
+        public consuming func finish() async -> StoredList? {
+            await indexer.settle()
+            guard !failed, received == meta.bytes, (try? indexer.endBody()) != nil,
+                let (list, token) = try? indexer.finish(), token == meta.token, list.count == meta.count
+            else { return nil }
+            return StoredList(
+                list: list, token: token, sort: meta.sort, storedAtMilliseconds: meta.storedAt,
+                lifetimeMilliseconds: meta.lifetime, etag: meta.etag, lastModified: meta.lastModified,
+                mustRevalidate: meta.mustRevalidate)
+        }
     }
 }

@@ -121,20 +121,40 @@ public struct RedisSnapshots: Sendable {
     }
 
     /// The snapshot with `token`, or nil when Redis does not hold all of it or it fails its
-    /// token check.
+    /// token check. Parts come in batches of `partsPerBatch`, the next batch on its way while
+    /// the current one is indexed.
     public func read(token: String) async throws(RedisError) -> StoredList? {
         guard let meta = try await client.send(["GET", keys.meta(token: token)]).bytes,
-            let header = RedisSnapshotCodec.header(meta), header.token == token, header.parts >= 0
+            var decoder = RedisSnapshotCodec.Decoder(meta: meta), decoder.token == token
         else { return nil }
-        var parts: [[UInt8]?] = []
-        parts.reserveCapacity(header.parts)
-        for batch in stride(from: 0, to: header.parts, by: Self.partsPerBatch) {
-            let names = (batch..<min(batch + Self.partsPerBatch, header.parts)).map {
-                ["GET", keys.part(token: token, index: $0)].bytes
-            }
-            parts.append(contentsOf: try await client.pipeline(names).map(\.bytes))
+        let batches = stride(from: 0, to: decoder.parts, by: Self.partsPerBatch).map {
+            Array($0..<min($0 + Self.partsPerBatch, decoder.parts))
         }
-        return RedisSnapshotCodec.decode(meta: meta, parts: parts)
+        var next = batches.first.map { fetch($0, token: token) }
+        for index in batches.indices {
+            let parts = try await next!.value.get()
+            next = index + 1 < batches.count ? fetch(batches[index + 1], token: token) : nil
+            for part in parts {
+                guard let part, await decoder.append(part) else {
+                    next?.cancel()
+                    return nil
+                }
+            }
+        }
+        return await decoder.finish()
+    }
+
+    /// Starts fetching the parts numbered `indexes` of `token` (nil for a missing part).
+    private func fetch(_ indexes: [Int], token: String) -> Task<Result<[[UInt8]?], RedisError>, Never> {
+        let commands = indexes.map { ["GET", keys.part(token: token, index: $0)].bytes }
+        let client = self.client
+        return Task {
+            do throws(RedisError) {
+                return .success(try await client.pipeline(commands).map(\.bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 
     /// When the snapshot with `token` was superseded (wall-clock milliseconds) and how long it

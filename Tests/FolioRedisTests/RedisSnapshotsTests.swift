@@ -28,23 +28,23 @@ struct RedisSnapshotsTests {
 
     static func elements(_ list: ItemList) -> [[UInt8]] { (0..<list.count).map(list.element) }
 
-    @Test func theCodecRoundTripsThroughManyPartsAndRefusesAnyChange() throws {
+    @Test func theCodecRoundTripsThroughManyPartsAndRefusesAnyChange() async throws {
         let stored = try Self.stored(50)
         let (meta, parts) = RedisSnapshotCodec.encode(stored, partBytes: 100)
         #expect(parts.count > 10)
-        let decoded = try #require(RedisSnapshotCodec.decode(meta: meta, parts: parts))
+        let decoded = try #require(await RedisSnapshotCodec.decode(meta: meta, parts: parts))
         #expect(decoded.token == stored.token)
         #expect(Self.elements(decoded.list) == Self.elements(stored.list))
         #expect(decoded.etag == stored.etag && decoded.mustRevalidate && decoded.lifetimeMilliseconds == 60_000)
 
         var flipped = parts
         flipped[3][7] = flipped[3][7] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
-        #expect(RedisSnapshotCodec.decode(meta: meta, parts: flipped) == nil, "a changed byte changes the token")
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: flipped) == nil, "a changed byte changes the token")
         var missing: [[UInt8]?] = parts
         missing[5] = nil
-        #expect(RedisSnapshotCodec.decode(meta: meta, parts: missing) == nil)
-        #expect(RedisSnapshotCodec.decode(meta: meta, parts: Array(parts.dropLast())) == nil)
-        #expect(RedisSnapshotCodec.decode(meta: Array("{}".utf8), parts: parts) == nil)
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: missing) == nil)
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: Array(parts.dropLast())) == nil)
+        #expect(await RedisSnapshotCodec.decode(meta: Array("{}".utf8), parts: parts) == nil)
     }
 
     @Test func anotherReplicaReadsWhatOneWrote() async throws {
