@@ -32,6 +32,10 @@ extension Configuration {
             snapshotRetention = .seconds(10 * 60)
         }
 
+        /// The bound of the snapshots this process holds: `maxBytes`, or with `store: redis`
+        /// its local layer's `localMaxBytes` (`folio_cache_max_bytes`).
+        public var processBound: Int { store == .redis ? redis.localMaxBytes : maxBytes }
+
         /// These settings as a route inherits them: without the global bound, which is not a
         /// route's own setting (a reload keeps the snapshots of routes whose settings are
         /// unchanged, whatever happens to the bound).

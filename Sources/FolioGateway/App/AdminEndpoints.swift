@@ -27,7 +27,7 @@ enum AdminEndpoints {
         router.get("metrics") { _, _ in
             let gateway = current.gateway
             let text = await gateway.metrics.exposition(
-                cache: gateway.cache, maxBytes: gateway.configuration.cache.maxBytes)
+                cache: gateway.cache, maxBytes: gateway.configuration.cache.processBound)
             return Response(
                 status: .ok, headers: [.contentType: metricsContentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: text)))

@@ -140,7 +140,8 @@ struct ListenerSettings: Equatable, Sendable {
 
 /// Says once at start which cache bound is in force, and where `auto` got it from.
 func logCacheBound(_ cache: Configuration.CacheSettings, logger: Logger) {
-    var metadata: Logger.Metadata = ["max_bytes": .stringConvertible(cache.maxBytes)]
+    var metadata: Logger.Metadata = ["max_bytes": .stringConvertible(cache.processBound)]
+    if cache.store == .redis { metadata["store"] = "redis (local layer: cache.redis.localMaxBytes)" }
     if let limit = cache.memoryLimit {
         metadata["source"] = "auto"
         metadata["memory_limit"] = limit.map { .stringConvertible($0) } ?? "none"

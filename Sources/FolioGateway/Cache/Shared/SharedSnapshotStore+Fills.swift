@@ -39,7 +39,14 @@ extension SharedSnapshotStore: FillCoordination {
                 health.failed(.lock, error)
                 break
             }
-            if locked { return try await lead(key, owner: owner, hash: hash, fill: fill) }
+            if locked {
+                // A filler may have stored and released between the look above and the lock.
+                if let shared = await storedMeanwhile(key, before: before, shape: shape) {
+                    await release(key, owner: owner, hash: hash, failure: nil)
+                    return .shared(shared, waited: waited)
+                }
+                return try await lead(key, owner: owner, hash: hash, fill: fill)
+            }
 
             // Another replica fills: wait until its lock is gone or a new list is stored.
             waited = true
@@ -105,6 +112,18 @@ extension SharedSnapshotStore: FillCoordination {
         }
         // Wakes the waiters at once instead of at their next look.
         await announce(SharedStoreEvent(kind: .failed, origin: origin, key: hash))
+    }
+
+    /// A fresh list stored since `before` was read, loaded; nil when there is none or Redis
+    /// failed (then the lock holder fills).
+    private func storedMeanwhile(_ key: CacheKey, before: Newest?, shape: RouteShape) async -> Snapshot? {
+        do {
+            guard let after = try await newest(key), after != before, isFresh(after) else { return nil }
+            return try await adopt(after, key: key, shape: shape)
+        } catch {
+            health.failed(.read, error)
+            return nil
+        }
     }
 
     func newest(_ key: CacheKey) async throws(RedisError) -> Newest? {
