@@ -76,7 +76,9 @@ extension Configuration {
         /// Folio's own query parameters besides the paging ones (which a route may rename).
         /// A `groupable` or `forwardQuery` name must differ from these and from the route's
         /// effective paging names.
-        public static let fixedParameterNames = ["sort", "groupBy", "beginsWith", "snapshot", "metadataOnly"]
+        public static let fixedParameterNames = [
+            "sort", "groupBy", "beginsWith", "snapshot", "metadataOnly", "q", "fields",
+        ]
     }
 
     /// `authorized`: the cache partition for requests carrying `Authorization` or `Cookie`.

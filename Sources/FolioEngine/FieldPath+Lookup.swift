@@ -25,37 +25,14 @@ extension FieldPath {
         return current < end ? current : nil
     }
 
+    /// The last member named `name` wins, as in `JSON.parse`.
     private static func member(_ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, _ open: Int, _ end: Int) -> Int? {
-        var index = open + 1
         var found: Int?
-        while true {
-            JSONScan.skipWhitespace(bytes, &index, end)
-            guard index < end, bytes[index] == JSONScan.quote,
-                let (afterKey, escaped) = JSONScan.skipString(bytes, index, end)
-            else { return found }
-            let keyRange = index + 1..<afterKey - 1
-            let matches: Bool
-            if escaped {
-                matches = JSONScan.unescape(bytes, keyRange) == name
-            } else {
-                matches =
-                    keyRange.count == name.count
-                    && name.withUnsafeBufferPointer { wanted in
-                        memoryEqual(wanted.baseAddress, bytes.baseAddress! + keyRange.lowerBound, name.count)
-                    }
-            }
-            index = afterKey
-            JSONScan.skipWhitespace(bytes, &index, end)
-            guard index < end, bytes[index] == UInt8(ascii: ":") else { return found }
-            index += 1
-            JSONScan.skipWhitespace(bytes, &index, end)
-            if matches { found = index }
-            guard let after = JSONScan.skipValue(bytes, index, end) else { return found }
-            index = after
-            JSONScan.skipWhitespace(bytes, &index, end)
-            guard index < end, bytes[index] == UInt8(ascii: ",") else { return found }
-            index += 1
+        JSONScan.forEachMember(bytes, open, end) { key, escaped, value in
+            if JSONScan.key(bytes, key, escaped: escaped, is: name) { found = value.lowerBound }
+            return true
         }
+        return found
     }
 
     /// `token` must be an array index as RFC 6901 spells it: digits, no leading zero.

@@ -42,6 +42,9 @@ extension ListRequest {
             case .filter:
                 request.filters.append(Filter(field: key, value: parameter.value))
                 request.kept.append(parameter)
+            case .fields:
+                request.fields = try fields(parameter)
+                request.kept.append(parameter)
             case .other:
                 preconditionFailure("handled above")
             }
@@ -81,6 +84,17 @@ extension ListRequest {
         return request
     }
 
+    /// `fields=id,name`: names of top-level members, none empty.
+    private static func fields(_ parameter: QueryParameter) throws(FolioError) -> [String] {
+        let names = parameter.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !parameter.value.isEmpty, !names.contains("") else {
+            throw .invalidParameter(
+                "fields must list member names separated by commas, none empty; got \"\(DetailText.clip(parameter.value))\""
+            )
+        }
+        return names
+    }
+
     private static func number(_ parameter: QueryParameter) throws(FolioError) -> Int {
         guard let value = Decimal53.parse(parameter.value) else {
             throw .invalidParameter(
@@ -102,7 +116,7 @@ extension ListRequest {
 
     /// What a parameter key means on this route.
     private enum Role: Equatable {
-        case pageSize, offset, page, sort, groupBy, beginsWith, snapshot, metadataOnly, filter, other
+        case pageSize, offset, page, sort, groupBy, beginsWith, snapshot, metadataOnly, fields, filter, other
 
         init(key: String, names: ParameterNames, groupable: [String]) {
             switch key {
@@ -114,6 +128,7 @@ extension ListRequest {
             case "beginsWith": self = .beginsWith
             case "snapshot": self = .snapshot
             case "metadataOnly": self = .metadataOnly
+            case "fields": self = .fields
             default: self = groupable.contains(key) ? .filter : .other
             }
         }

@@ -3,11 +3,13 @@
 public enum PageWriter {
     /// `{"paging":{…},"<itemsKey>":[items]}` with the paging keys in the order of
     /// docs/API.md, "The page".
-    public static func envelope(view: ListView, paging: Paging, links: LinkBuilder, itemsKey: String) -> [UInt8] {
+    public static func envelope(
+        view: ListView, paging: Paging, links: LinkBuilder, itemsKey: String, fields: SparseFields? = nil
+    ) -> [UInt8] {
         [UInt8](
             exactly: Envelope(
                 paging: PagingObject(paging: paging, links: links),
-                items: Items(view: view, positions: paging.items.clamped(to: 0..<view.count)),
+                items: Items(view: view, positions: paging.items.clamped(to: 0..<view.count), fields: fields),
                 itemsKey: itemsKey))
     }
 
@@ -17,8 +19,8 @@ public enum PageWriter {
     }
 
     /// `[item,item]` for the view positions `items` (routes with `envelope: false`).
-    public static func bareArray(view: ListView, items: Range<Int>) -> [UInt8] {
-        [UInt8](exactly: Items(view: view, positions: items))
+    public static func bareArray(view: ListView, items: Range<Int>, fields: SparseFields? = nil) -> [UInt8] {
+        [UInt8](exactly: Items(view: view, positions: items, fields: fields))
     }
 }
 
@@ -70,19 +72,26 @@ private struct PagingObject: ByteWritable {
     }
 }
 
-/// `[item,item]`: element bytes copied from the list in view order.
+/// `[item,item]`: element bytes copied from the list in view order (only the chosen members'
+/// bytes with `fields`).
 private struct Items: ByteWritable {
     let view: ListView
     let positions: Range<Int>
+    var fields: SparseFields?
 
     func write(to sink: inout some ByteSink) {
         sink.write(UInt8(ascii: "["))
         let list = view.list
-        list.bytes.withUnsafeBytes { bytes in
+        list.bytes.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
             for position in positions {
                 if position != positions.lowerBound { sink.write(UInt8(ascii: ",")) }
                 let range = list.range(of: view.elementIndex(at: position))
-                sink.write(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                if let fields {
+                    fields.write(bytes, range, to: &sink)
+                } else {
+                    sink.write(UnsafeRawBufferPointer(rebasing: raw[range]))
+                }
             }
         }
         sink.write(UInt8(ascii: "]"))

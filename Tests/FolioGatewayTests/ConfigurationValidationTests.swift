@@ -106,6 +106,12 @@ struct ConfigurationValidationTests {
             yaml: ValidationCase.route("forwardQuery: [snapshot]"), path: "routes[0].forwardQuery[0]",
             message: "one of Folio's own parameters", at: "snapshot"),
         .init(
+            yaml: ValidationCase.route("forwardQuery: [q]"), path: "routes[0].forwardQuery[0]",
+            message: "one of Folio's own parameters", at: "q"),
+        .init(
+            yaml: ValidationCase.route("groupable: [fields]"), path: "routes[0].groupable[0]",
+            message: "one of Folio's own parameters", at: "fields"),
+        .init(
             yaml: "defaults: {params: {page: metadataOnly}}\n" + ConfigFixture.minimal, path: "defaults.params.page",
             message: "already one of Folio's parameters", at: "page:"),
         .init(

@@ -137,6 +137,31 @@ import Testing
         }
     }
 
+    @Test func severalSortKeysCompareInTurn() async throws {
+        let (body, elements) = Self.body()
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let page = try await client.execute(uri: "/objects?pageSize=100&sort=category,-id", method: .get)
+                // Reference: category ascending (a, b, c), then id descending.
+                func key(_ element: String) -> (String, Int) {
+                    let object = try! JSONSerialization.jsonObject(with: Data(element.utf8)) as! [String: Any]
+                    return (object["category"] as! String, object["id"] as! Int)
+                }
+                let expected = elements.sorted {
+                    key($0).0 != key($1).0 ? key($0).0 < key($1).0 : key($0).1 > key($1).1
+                }
+                #expect(try rawItems(page.text) == expected)
+                let next = try #require(try (page.json["paging"] as? [String: Any])?["first"] as? String)
+                #expect(next.contains("sort=category,-id"), "links keep the keys")
+
+                for bad in ["category,", ",id", "id,-id", "category,price"] {
+                    let response = try await client.execute(uri: "/objects?sort=\(bad)", method: .get)
+                    #expect(response.status == .badRequest, "\(bad)")
+                }
+            }
+        }
+    }
+
     @Test func badSectionRequestsAre400() async throws {
         let (body, _) = Self.body()
         try await withTestUpstream({ _ in .json(body) }) { upstream in

@@ -112,9 +112,11 @@ extension Gateway {
             bytes = PageWriter.metadata(paging: paging, links: links)
         } else if route.config.paging.envelope {
             bytes = PageWriter.envelope(
-                view: view, paging: paging, links: links, itemsKey: route.config.paging.itemsKey)
+                view: view, paging: paging, links: links, itemsKey: route.config.paging.itemsKey,
+                fields: listRequest.fields.map(SparseFields.init))
         } else {
-            bytes = PageWriter.bareArray(view: view, items: paging.items)
+            bytes = PageWriter.bareArray(
+                view: view, items: paging.items, fields: listRequest.fields.map(SparseFields.init))
         }
         return listAnswer(
             request, status: status, headers: headers, entity: entity, etag: etag, body: bytes, snapshot: snapshot,

@@ -18,13 +18,8 @@ struct ListSelection: Sendable {
     let groupBy: GroupBy?
 
     init(_ request: ListRequest, route: CompiledRoute) throws(FolioError) {
-        if let field = request.sort {
-            let name = field.hasPrefix("-") ? String(field.dropFirst()) : field
-            guard route.sortableFields.contains(name) else {
-                throw .invalidParameter(
-                    "sort '\(field)' is not allowed on this route; allowed: \(Self.list(route.sortableFields))")
-            }
-            sort = try SortSpec(parsing: [field])
+        if let text = request.sort {
+            sort = try Self.sort(text, route: route)
         } else {
             sort = route.defaultSort
         }
@@ -64,6 +59,26 @@ struct ListSelection: Sendable {
         } else {
             groupBy = nil
         }
+    }
+
+    /// `?sort=category,-price,name`: each key sortable, groupable or the section key, none
+    /// empty or repeated (SPEC 3.6). It replaces the route's `sort`.
+    static func sort(_ text: String, route: CompiledRoute) throws(FolioError) -> SortSpec {
+        var fields: [String] = []
+        var names: Set<String> = []
+        for field in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            let name = field.hasPrefix("-") ? String(field.dropFirst()) : field
+            guard !name.isEmpty else { throw .invalidParameter("sort '\(text)' has an empty key") }
+            guard route.sortableFields.contains(name) else {
+                throw .invalidParameter(
+                    "sort '\(field)' is not allowed on this route; allowed: \(Self.list(route.sortableFields))")
+            }
+            guard names.insert(name).inserted else {
+                throw .invalidParameter("sort '\(text)' names '\(name)' twice")
+            }
+            fields.append(field)
+        }
+        return try SortSpec(parsing: fields)
     }
 
     /// Whether answering may build something the fill did not (an order, a section index, a
