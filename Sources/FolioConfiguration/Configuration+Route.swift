@@ -23,6 +23,9 @@ extension Configuration {
         public var sectionKey: FieldPath?
         /// `groupable`: fields usable with `groupBy=FIELD` and `?FIELD=value`. Default `[]`.
         public var groupable: [FieldPath]
+        /// `filterable`: fields usable with `?FIELD=v`, `?FIELD[gt]=v` … (SPEC 3.6); groupable
+        /// fields are always filterable. Default `[]`.
+        public var filterable: [FieldPath] = []
         /// `vary`: request headers that select different upstream variants (as written).
         /// Default `[]`.
         public var vary: [String]

@@ -74,6 +74,7 @@ extension ConfigurationReader {
         }
         let reserved = paging.params.all + Configuration.Route.fixedParameterNames
         let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved).map(\.field)
+        let filterable = fieldList(fields["filterable"], allowingDescending: false, reserved: reserved).map(\.field)
         var vary: [String] = []
         if let e = fields["vary"], let list = strings(e) {
             for item in list {
@@ -108,10 +109,11 @@ extension ConfigurationReader {
         guard let name, let pattern, let upstream, let nameEntry = fields["name"], let pathEntry = fields["path"] else {
             return nil
         }
-        let route = Configuration.Route(
+        var route = Configuration.Route(
             name: name, path: pattern, upstream: upstream, items: items, sort: sort, sortable: sortable,
             sectionKey: sectionKey, groupable: groupable, vary: vary, forwardQuery: forwardQuery,
             authorized: authorized, upstreamPaging: upstreamPaging, paging: paging, cache: routeCache)
+        route.filterable = filterable
         return Placed(route: route, index: index, nameLocation: nameEntry.location, pathLocation: pathEntry.location)
     }
 

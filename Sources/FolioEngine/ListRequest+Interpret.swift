@@ -17,12 +17,13 @@ extension ListRequest {
 
         for parameter in parameters {
             let key = parameter.key
-            let role = Role(key: key, names: names, groupable: options.groupable)
+            let role = Role(key: key, names: names, filterable: options.filterable)
             if role == .other {
                 request.kept.append(parameter)
                 continue
             }
-            guard seen.insert(key).inserted else { throw .duplicateParameter(key) }
+            // `?FIELD=a&FIELD=b`: any of the values.
+            guard role == .filter || seen.insert(key).inserted else { throw .duplicateParameter(key) }
             switch role {
             case .pageSize: pageSize = try number(parameter)
             case .offset: offset = try number(parameter)
@@ -41,6 +42,13 @@ extension ListRequest {
                 request.kept.append(parameter)
             case .filter:
                 request.filters.append(Filter(field: key, value: parameter.value))
+                request.kept.append(parameter)
+            case .comparison(let field, let name):
+                guard let comparison = Comparison(rawValue: name), comparison != .equal else {
+                    let known = Comparison.allCases.filter { $0 != .equal }.map(\.rawValue).joined(separator: ", ")
+                    throw .invalidParameter("unknown filter operator '\(name)' in '\(key)'; known: \(known)")
+                }
+                request.filters.append(Filter(field: field, value: parameter.value, comparison: comparison))
                 request.kept.append(parameter)
             case .fields:
                 request.fields = try fields(parameter)
@@ -117,8 +125,10 @@ extension ListRequest {
     /// What a parameter key means on this route.
     private enum Role: Equatable {
         case pageSize, offset, page, sort, groupBy, beginsWith, snapshot, metadataOnly, fields, filter, other
+        /// `FIELD[op]` on a filterable field.
+        case comparison(field: String, name: String)
 
-        init(key: String, names: ParameterNames, groupable: [String]) {
+        init(key: String, names: ParameterNames, filterable: [String]) {
             switch key {
             case names.pageSize: self = .pageSize
             case names.offset: self = .offset
@@ -129,7 +139,18 @@ extension ListRequest {
             case "snapshot": self = .snapshot
             case "metadataOnly": self = .metadataOnly
             case "fields": self = .fields
-            default: self = groupable.contains(key) ? .filter : .other
+            default:
+                if filterable.contains(key) {
+                    self = .filter
+                } else if key.hasSuffix("]"), let open = key.firstIndex(of: "["),
+                    filterable.contains(String(key[..<open]))
+                {
+                    self = .comparison(
+                        field: String(key[..<open]),
+                        name: String(key[key.index(after: open)..<key.index(before: key.endIndex)]))
+                } else {
+                    self = .other
+                }
             }
         }
     }

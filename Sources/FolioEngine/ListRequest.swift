@@ -30,11 +30,23 @@ public struct ListRequest: Sendable, Hashable {
     public struct Filter: Sendable, Hashable {
         public let field: String
         public let value: String
+        public let comparison: Comparison
 
-        public init(field: String, value: String) {
+        public init(field: String, value: String, comparison: Comparison = .equal) {
             self.field = field
             self.value = value
+            self.comparison = comparison
         }
+    }
+
+    /// `?FIELD=v` (equal; repeated: any of) and `?FIELD[op]=v` (SPEC 3.6).
+    public enum Comparison: String, Sendable, Hashable, CaseIterable {
+        case equal = "eq"
+        case notEqual = "ne"
+        case greater = "gt"
+        case greaterOrEqual = "gte"
+        case less = "lt"
+        case lessOrEqual = "lte"
     }
 
     public init(

@@ -30,13 +30,18 @@ public struct PagingOptions: Sendable, Hashable {
     public var names: ParameterNames
     /// The number of the first page for `page` (0 or 1).
     public var pageBase: Int
-    /// Field names usable as `?FIELD=value` filters; they count as Folio's own parameters.
+    /// Groupable field names (`groupBy=FIELD`); they filter too.
     public var groupable: [String]
+    /// Field names usable as `?FIELD=value` and `?FIELD[op]=value` filters (the groupable and
+    /// filterable ones); they count as Folio's own parameters.
+    public var filterable: [String]
 
     public init(
         defaultPageSize: Int = 25, maxPageSize: Int = 500, overMax: OverMaxPageSize = .clamp,
-        names: ParameterNames = ParameterNames(), pageBase: Int = 0, groupable: [String] = []
+        names: ParameterNames = ParameterNames(), pageBase: Int = 0, groupable: [String] = [],
+        filterable: [String] = []
     ) {
+        self.filterable = groupable + filterable.filter { !groupable.contains($0) }
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.overMax = overMax

@@ -36,7 +36,46 @@ extension SnapshotIndexes {
     /// strings equal to `value`, numbers equal to it by decimal value when it is a JSON number,
     /// booleans whose text it is.
     public func elements(where field: FieldPath, equals value: String, order: [UInt32]?) -> [UInt32] {
+        elements(where: field, .equal, [value], order: order)
+    }
+
+    /// Element indices, in `order` (upstream order when nil), whose `field` matches a filter
+    /// (SPEC 3.6): `.equal` any of `values` (as `?FIELD=value`); `.notEqual` none of them
+    /// (missing and null included); the orderings one value each: a number compares with
+    /// numbers by exact decimal value, anything else with strings in the string order of
+    /// sorting; missing, null and values of the other type never match. Each answer is a few
+    /// binary searches in the field's sorted order (built once per snapshot) and a copy.
+    public func elements(
+        where field: FieldPath, _ comparison: ListRequest.Comparison, _ values: [String], order: [UInt32]?
+    ) -> [UInt32] {
         let sorted = entry(OrderID(field: field, descending: false, crossType: true))
+        var spans: [Range<Int>] = []
+        switch comparison {
+        case .equal, .notEqual:
+            for value in values { spans += self.spans(sorted, field: field, value) { $0 == 0 } }
+            if comparison == .notEqual { spans = Self.complement(Self.merged(spans), in: 0..<sorted.order.count) }
+        case .greater, .greaterOrEqual, .less, .lessOrEqual:
+            guard let value = values.first else { return [] }
+            spans = self.spans(sorted, field: field, value, numbersAndStringsOnly: true) { compare in
+                switch comparison {
+                case .greater: compare > 0
+                case .greaterOrEqual: compare >= 0
+                case .less: compare < 0
+                default: compare <= 0
+                }
+            }
+        }
+        return select(Self.merged(spans), of: sorted.order, in: order)
+    }
+
+    /// The positions of `sorted` whose value `matches` (given the element-versus-`value`
+    /// comparison): in the numbers tier when `value` is a JSON number, in the strings tier, and
+    /// (equality only) in the booleans tier. `matches` must select a contiguous run of each
+    /// tier (an equality, or one side of a bound).
+    private func spans(
+        _ sorted: OrderEntry, field: FieldPath, _ value: String, numbersAndStringsOnly: Bool = false,
+        matches: (Int) -> Bool
+    ) -> [Range<Int>] {
         let counts = sorted.tierCounts
         let numbers = 0..<counts[0]
         let strings = numbers.upperBound..<numbers.upperBound + counts[1]
@@ -48,50 +87,82 @@ extension SnapshotIndexes {
                 let element = Int(sorted.order[position])
                 return field.valueStart(in: bytes, list.range(of: element)) ?? 0
             }
-            target.withUnsafeBufferPointer { wanted in
-                if let number = DecimalNumber(wanted, 0, wanted.count), number.end == wanted.count {
-                    spans.append(
-                        equalRange(numbers) { position in
-                            let start = valueStart(position)
-                            let element = DecimalNumber(bytes, start, bytes.count) ?? .zero
-                            return DecimalNumber.compare(element, bytes, number, wanted)
-                        })
+            let isNumber = target.withUnsafeBufferPointer { wanted in
+                guard let number = DecimalNumber(wanted, 0, wanted.count), number.end == wanted.count else {
+                    return false
                 }
+                spans.append(
+                    Self.run(numbers, matches) { position in
+                        let element = DecimalNumber(bytes, valueStart(position), bytes.count) ?? .zero
+                        return DecimalNumber.compare(element, bytes, number, wanted)
+                    })
+                return true
             }
+            // A bound that is a number compares with numbers only.
+            guard !(numbersAndStringsOnly && isNumber) else { return }
             let key = StringOrderKey(exact: target)
             spans.append(
-                equalRange(strings) { position in
-                    let start = valueStart(position)
-                    let key2 = StringOrderKey(exact: Self.decodedString(bytes, start))
-                    return key2 < key ? -1 : (key < key2 ? 1 : 0)
+                Self.run(strings, matches) { position in
+                    let element = StringOrderKey(exact: Self.decodedString(bytes, valueStart(position)))
+                    return element < key ? -1 : (key < element ? 1 : 0)
                 })
-            if value == "true" || value == "false" {
+            if !numbersAndStringsOnly, value == "true" || value == "false" {
                 let wantTrue = value == "true"
                 spans.append(
-                    equalRange(booleans) { position in
+                    Self.run(booleans, matches) { position in
                         let isTrue = bytes[valueStart(position)] == UInt8(ascii: "t")
                         return isTrue == wantTrue ? 0 : (isTrue ? 1 : -1)
                     })
             }
         }
-        return select(spans.filter { !$0.isEmpty }, of: sorted.order, in: order)
+        return spans.filter { !$0.isEmpty }
     }
 
-    /// The positions in `range` where `compare` (element versus target) is 0; `compare` must be
-    /// non-decreasing over the range.
-    private func equalRange(_ range: Range<Int>, _ compare: (Int) -> Int) -> Range<Int> {
-        func firstPosition(where predicate: (Int) -> Bool) -> Int {
+    /// The contiguous run of `range` whose comparison (element versus target, non-decreasing
+    /// over the range) `matches`: its first matching position through its last.
+    private static func run(_ range: Range<Int>, _ matches: (Int) -> Bool, _ compare: (Int) -> Int) -> Range<Int> {
+        func firstPosition(in range: Range<Int>, where predicate: (Int) -> Bool) -> Int {
             var low = range.lowerBound
             var high = range.upperBound
             while low < high {
                 let mid = (low + high) / 2
-                if predicate(compare(mid)) { high = mid } else { low = mid + 1 }
+                if predicate(compare(mid).signum()) { high = mid } else { low = mid + 1 }
             }
             return low
         }
-        let lower = firstPosition { $0 >= 0 }
-        let upper = firstPosition { $0 > 0 }
+        // The matching comparisons are one interval of -1, 0, 1: find where it starts and ends.
+        let lowest = [-1, 0, 1].first(where: matches)
+        let highest = [1, 0, -1].first(where: matches)
+        guard let lowest, let highest else { return range.lowerBound..<range.lowerBound }
+        let lower = firstPosition(in: range) { $0 >= lowest }
+        let upper = firstPosition(in: range) { $0 > highest }
         return lower..<max(lower, upper)
+    }
+
+    /// `spans` sorted, overlapping and touching ones joined (two values may select one run:
+    /// `1` and `1.0`).
+    static func merged(_ spans: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) where !span.isEmpty {
+            if let last = result.last, span.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                result.append(span)
+            }
+        }
+        return result
+    }
+
+    /// The positions of `whole` outside the sorted, disjoint `spans`.
+    static func complement(_ spans: [Range<Int>], in whole: Range<Int>) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = whole.lowerBound
+        for span in spans {
+            if span.lowerBound > start { result.append(start..<span.lowerBound) }
+            start = max(start, span.upperBound)
+        }
+        if start < whole.upperBound { result.append(start..<whole.upperBound) }
+        return result
     }
 
     private func valueGroups(field: FieldPath, sorted: OrderEntry) -> [Section] {

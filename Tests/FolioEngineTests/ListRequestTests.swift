@@ -57,8 +57,14 @@ import Testing
         Rejected(query: "snapshot=t&snapshot=t", code: "duplicate-parameter", mentions: "snapshot"),
         Rejected(query: "metadataOnly&metadataOnly=1", code: "duplicate-parameter", mentions: "metadataOnly"),
         Rejected(
-            query: "color=red&col%6Fr=blue", code: "duplicate-parameter",
-            options: PagingOptions(groupable: ["color"]), mentions: "color"),
+            query: "price%5Bgte%5D=1&price[gte]=2", code: "duplicate-parameter",
+            options: PagingOptions(filterable: ["price"]), mentions: "price[gte]"),
+        Rejected(
+            query: "price[between]=1", code: "invalid-parameter", options: PagingOptions(filterable: ["price"]),
+            mentions: "between"),
+        Rejected(
+            query: "price[eq]=1", code: "invalid-parameter", options: PagingOptions(filterable: ["price"]),
+            mentions: "eq"),
         Rejected(
             query: "limit=1&limit=2", code: "duplicate-parameter",
             options: PagingOptions(names: ParameterNames(pageSize: "limit")), mentions: "limit"),
@@ -158,6 +164,19 @@ import Testing
         #expect(request.filters == [ListRequest.Filter(field: "color", value: "réd")])
         #expect(request.metadataOnly)
         #expect(request.offset == 5)
+    }
+
+    @Test func repeatedValuesAndComparisonsAreFilters() throws {
+        let request = try interpret(
+            "color=red&col%6Fr=blue&price%5Bgte%5D=10&price[lt]=20&size[gt]=1",
+            PagingOptions(groupable: ["color"], filterable: ["price"]))
+        #expect(
+            request.filters == [
+                ListRequest.Filter(field: "color", value: "red"), ListRequest.Filter(field: "color", value: "blue"),
+                ListRequest.Filter(field: "price", value: "10", comparison: .greaterOrEqual),
+                ListRequest.Filter(field: "price", value: "20", comparison: .less),
+            ])
+        #expect(request.kept.count == 5, "every filter is kept in links, the unknown one too")
     }
 
     @Test func nonGroupableFieldsAreUnknownParameters() throws {

@@ -25,7 +25,7 @@ import Testing
         "pageSize=5&pageSize=5", "pageSize=5&page%53ize=6", "pageSize=5&%70ageSize=5", "offset=1&%6Fffset=1",
         "page=1&pag%65=1", "sort=name&sort=-name", "sort=name&%73ort=name", "groupBy=alphabetical&groupBy=alphabetical",
         "beginsWith=A&beginsWith=B", "beginsWith=A&begins%57ith=A", "metadataOnly&metadataOnly",
-        "snapshot=x&snapshot=x", "tag=a&tag=b", "tag=a&t%61g=a", "pageSize=5&pageSize",
+        "snapshot=x&snapshot=x", "tag[gt]=a&tag%5Bgt%5D=b", "tag[gte]=a&t%61g[gte]=a", "pageSize=5&pageSize",
         // Numbers: huge, negative, signed, spaced, fractional, hex, beyond 2^53.
         "pageSize=99999999999999999999999999", "offset=-0", "offset=-1", "page=-1", "pageSize=%2B5", "pageSize=+5",
         "pageSize=5%20", "pageSize=%205", "pageSize=1.0", "pageSize=0x10", "pageSize=1e3", "offset=9007199254740993",

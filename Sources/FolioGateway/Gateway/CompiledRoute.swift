@@ -20,6 +20,8 @@ final class CompiledRoute: Sendable {
     /// fields, whose section offsets refer to that order.
     let sortableFields: [String]
     let groupableFields: [String: FieldPath]
+    /// The fields `?FIELD=` and `?FIELD[op]=` filter on: groupable and filterable.
+    let filterableFields: [String: FieldPath]
     /// This route's metric handles, created once per config.
     let metrics: RouteMetrics
     /// The longest a fill of this route can take (a crawl's `crawlTimeout`, or one response's
@@ -38,7 +40,8 @@ final class CompiledRoute: Sendable {
             overMax: p.overMaxPageSize,
             names: p.params,
             pageBase: p.pageBase,
-            groupable: route.groupable.map(\.text)
+            groupable: route.groupable.map(\.text),
+            filterable: route.filterable.map(\.text)
         )
         self.itemsPointer = route.items
         self.indexLimits = IndexLimits(
@@ -55,6 +58,9 @@ final class CompiledRoute: Sendable {
         var groupable: [String: FieldPath] = [:]
         for field in route.groupable { groupable[field.text] = field }
         self.groupableFields = groupable
+        var filterable = groupable
+        for field in route.filterable { filterable[field.text] = field }
+        self.filterableFields = filterable
     }
 
     var name: String { config.name }

@@ -14,7 +14,7 @@ struct ListSelection: Sendable {
 
     let sort: SortSpec
     let beginsWithTitle: String?
-    let filters: [(path: FieldPath, value: String)]
+    let filters: [(path: FieldPath, comparison: ListRequest.Comparison, values: [String])]
     let groupBy: GroupBy?
 
     init(_ request: ListRequest, route: CompiledRoute) throws(FolioError) {
@@ -35,9 +35,15 @@ struct ListSelection: Sendable {
         } else {
             beginsWithTitle = nil
         }
-        var filters: [(FieldPath, String)] = []
+        // One entry per field and comparison: repeated `?FIELD=` values are any of them.
+        var filters: [(path: FieldPath, comparison: ListRequest.Comparison, values: [String])] = []
         for filter in request.filters {
-            if let path = route.groupableFields[filter.field] { filters.append((path, filter.value)) }
+            guard let path = route.filterableFields[filter.field] else { continue }
+            if let index = filters.firstIndex(where: { $0.path == path && $0.comparison == filter.comparison }) {
+                filters[index].values.append(filter.value)
+            } else {
+                filters.append((path, filter.comparison, [filter.value]))
+            }
         }
         self.filters = filters
         if let field = request.groupBy {
@@ -94,8 +100,8 @@ struct ListSelection: Sendable {
         if let title = beginsWithTitle {
             order = indexes.elements(inSection: title, order: order)
         }
-        for (path, value) in filters {
-            order = indexes.elements(where: path, equals: value, order: order)
+        for (path, comparison, values) in filters {
+            order = indexes.elements(where: path, comparison, values, order: order)
         }
         return ListView(list: snapshot.list, order: order)
     }
