@@ -26,6 +26,8 @@ extension Configuration {
         /// `filterable`: fields usable with `?FIELD=v`, `?FIELD[gt]=v` … (SPEC 3.6); groupable
         /// fields are always filterable. Default `[]`.
         public var filterable: [FieldPath] = []
+        /// `searchable`: string fields that `?q=` searches (SPEC 3.6). Default `[]`.
+        public var searchable: [FieldPath] = []
         /// `vary`: request headers that select different upstream variants (as written).
         /// Default `[]`.
         public var vary: [String]

@@ -75,6 +75,7 @@ extension ConfigurationReader {
         let reserved = paging.params.all + Configuration.Route.fixedParameterNames
         let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved).map(\.field)
         let filterable = fieldList(fields["filterable"], allowingDescending: false, reserved: reserved).map(\.field)
+        let searchable = fieldList(fields["searchable"], allowingDescending: false).map(\.field)
         var vary: [String] = []
         if let e = fields["vary"], let list = strings(e) {
             for item in list {
@@ -114,6 +115,7 @@ extension ConfigurationReader {
             sectionKey: sectionKey, groupable: groupable, vary: vary, forwardQuery: forwardQuery,
             authorized: authorized, upstreamPaging: upstreamPaging, paging: paging, cache: routeCache)
         route.filterable = filterable
+        route.searchable = searchable
         return Placed(route: route, index: index, nameLocation: nameEntry.location, pathLocation: pathEntry.location)
     }
 

@@ -53,6 +53,9 @@ extension ListRequest {
             case .fields:
                 request.fields = try fields(parameter)
                 request.kept.append(parameter)
+            case .search:
+                request.q = parameter.value
+                request.kept.append(parameter)
             case .other:
                 preconditionFailure("handled above")
             }
@@ -124,7 +127,7 @@ extension ListRequest {
 
     /// What a parameter key means on this route.
     private enum Role: Equatable {
-        case pageSize, offset, page, sort, groupBy, beginsWith, snapshot, metadataOnly, fields, filter, other
+        case pageSize, offset, page, sort, groupBy, beginsWith, snapshot, metadataOnly, fields, search, filter, other
         /// `FIELD[op]` on a filterable field.
         case comparison(field: String, name: String)
 
@@ -139,6 +142,7 @@ extension ListRequest {
             case "snapshot": self = .snapshot
             case "metadataOnly": self = .metadataOnly
             case "fields": self = .fields
+            case "q": self = .search
             default:
                 if filterable.contains(key) {
                     self = .filter

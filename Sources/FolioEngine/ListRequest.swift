@@ -21,6 +21,8 @@ public struct ListRequest: Sendable, Hashable {
     /// The `Range` being served (answered with 206), already clamped to `maxPageSize`; nil when
     /// there was none, it was ignored (malformed, or with `metadataOnly`).
     public var range: ItemRange?
+    /// `?q=text`: a search in the route's `searchable` fields (SPEC 3.6).
+    public var q: String?
     /// `?fields=id,name`: the top-level members each item keeps (SPEC 3.6); nil: whole items.
     public var fields: [String]?
     /// The client's parameters that links keep, in the original order and encoding: all but

@@ -13,6 +13,14 @@ public final class SnapshotIndexes: Sendable {
     let sectionKey: FieldPath?
     let state = Mutex(State())
 
+    /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
+    static let searchesKept = 32
+
+    struct SearchKey: Hashable {
+        var folded: [UInt8]
+        var fields: [FieldPath]
+    }
+
     struct OrderID: Hashable {
         var field: FieldPath
         var descending: Bool
@@ -27,7 +35,36 @@ public final class SnapshotIndexes: Sendable {
         private(set) var multi: [SortSpec: [UInt32]] = [:]
         private(set) var titles: OrderBuilder.Titles?
         private(set) var valueGroups: [FieldPath: [Section]] = [:]
+        private(set) var searchColumns: [FieldPath: SearchColumn] = [:]
+        /// `?q=` answers by folded query and fields (elements in upstream order), the most
+        /// recently used last; at most `searchesKept`.
+        private(set) var searches: [(key: SearchKey, elements: [UInt32])] = []
         private(set) var bytes = 0
+
+        mutating func store(_ column: SearchColumn, for field: FieldPath) {
+            searchColumns[field] = column
+            bytes += column.retainedBytes
+        }
+
+        mutating func store(_ elements: [UInt32], for key: SearchKey) {
+            if let index = searches.firstIndex(where: { $0.key == key }) {
+                let old = searches.remove(at: index)
+                bytes -= old.elements.capacity * 4
+            }
+            searches.append((key, elements))
+            bytes += elements.capacity * 4
+            while searches.count > SnapshotIndexes.searchesKept {
+                bytes -= searches.removeFirst().elements.capacity * 4
+            }
+        }
+
+        /// The answer for `key`, now the most recently used.
+        mutating func search(_ key: SearchKey) -> [UInt32]? {
+            guard let index = searches.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = searches.remove(at: index)
+            searches.append(entry)
+            return entry.elements
+        }
 
         mutating func store(_ entry: OrderEntry, for id: OrderID) {
             single[id] = entry

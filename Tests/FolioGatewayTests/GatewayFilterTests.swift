@@ -59,3 +59,34 @@ import Testing
         }
     }
 }
+
+/// `?q=` through the gateway (SPEC 3.6).
+@Suite struct GatewaySearchTests {
+    @Test func qSearchesTheSearchableFieldsFoldedAndCombinesWithFilters() async throws {
+        let elements = [
+            #"{"id":0,"name":"Ørsted","price":3}"#, #"{"id":1,"name":"Œuvre","price":1}"#,
+            #"{"id":2,"name":"Oeuvre","other":"ørsted"}"#, #"{"id":3,"name":"hors-d'œuvre","price":2}"#,
+        ]
+        let route = "searchable: [name]\nfilterable: [price]"
+        try await withTestUpstream({ _ in .json("[" + elements.joined(separator: ",") + "]") }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: route)) { client, _ in
+                let cases: [(String, [Int])] = [
+                    ("q=orst", [0]), ("q=OUV", [1, 3]), ("q=%C5%92uv", [1, 3]), ("q=", [0, 1, 2, 3]),
+                    ("q=uv&price[gte]=2", [3]), ("q=nothing", []),
+                ]
+                for (query, expected) in cases {
+                    let response = try await client.execute(uri: "/objects?\(query)&pageSize=10", method: .get)
+                    #expect(try GatewayFilterTests.ids(response) == expected, "\(query)")
+                    #expect(response.header("X-Total-Count") == String(expected.count))
+                }
+                let page = try await client.execute(uri: "/objects?q=uv&pageSize=1", method: .get)
+                let next = try #require(try (page.json["paging"] as? [String: Any])?["next"] as? String)
+                #expect(next.contains("q=uv"), "links keep q")
+            }
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                let response = try await client.execute(uri: "/objects?q=x", method: .get)
+                #expect(response.status == .badRequest, "q without searchable fields")
+            }
+        }
+    }
+}

@@ -37,9 +37,9 @@ import Testing
             let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
                 of: "  admin: null", with: "  admin: null\n  publicBaseURL: https://api.example.com")
             try await withGateway(yaml) { client, _ in
-                let response = try await client.execute(uri: "/objects?pageSize=10&q=a%20b", method: .get)
+                let response = try await client.execute(uri: "/objects?pageSize=10&x=a%20b", method: .get)
                 let next = try #require(try response.json.paging["next"] as? String)
-                #expect(next.hasPrefix("https://api.example.com/objects?q=a%20b&pageSize=10&offset=10&snapshot="))
+                #expect(next.hasPrefix("https://api.example.com/objects?x=a%20b&pageSize=10&offset=10&snapshot="))
             }
         }
     }

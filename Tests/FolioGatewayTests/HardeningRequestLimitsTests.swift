@@ -26,7 +26,7 @@ import Testing
     @Test func requestTargetOverMaxURLBytesIs414() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
             try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
-                let prefix = "/objects?q="
+                let prefix = "/objects?x="
                 let atLimit = prefix + String(repeating: "a", count: 1024 - prefix.utf8.count)
                 #expect(try await client.execute(uri: atLimit, method: .get).status == .ok)
                 let fetches = upstream.requestCount

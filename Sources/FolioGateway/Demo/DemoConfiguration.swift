@@ -31,6 +31,8 @@ public enum DemoConfiguration {
             sectionKey: name
             sortable: [name, price, id]
             groupable: [category]
+            filterable: [price]
+            searchable: [name]
 
           # The same objects from a legacy endpoint that pages them 20 at a time behind
           # `Link: <…>; rel="next"` headers, with no total: Folio crawls every page once,

@@ -16,6 +16,8 @@ struct ListSelection: Sendable {
     let beginsWithTitle: String?
     let filters: [(path: FieldPath, comparison: ListRequest.Comparison, values: [String])]
     let groupBy: GroupBy?
+    /// `?q=` and the fields it searches.
+    let search: (query: String, fields: [FieldPath])?
 
     init(_ request: ListRequest, route: CompiledRoute) throws(FolioError) {
         if let text = request.sort {
@@ -34,6 +36,14 @@ struct ListSelection: Sendable {
             beginsWithTitle = title
         } else {
             beginsWithTitle = nil
+        }
+        if let query = request.q {
+            guard !route.config.searchable.isEmpty else {
+                throw .invalidParameter("q needs searchable fields, and this route has none")
+            }
+            search = (query, route.config.searchable)
+        } else {
+            search = nil
         }
         // One entry per field and comparison: repeated `?FIELD=` values are any of them.
         var filters: [(path: FieldPath, comparison: ListRequest.Comparison, values: [String])] = []
@@ -90,7 +100,7 @@ struct ListSelection: Sendable {
     /// Whether answering may build something the fill did not (an order, a section index, a
     /// filter), which then counts against `cache.maxBytes`.
     func buildsIndexes(route: CompiledRoute) -> Bool {
-        groupBy != nil || beginsWithTitle != nil || !filters.isEmpty || sort != route.defaultSort
+        groupBy != nil || beginsWithTitle != nil || !filters.isEmpty || search != nil || sort != route.defaultSort
     }
 
     /// The elements this request pages through.
@@ -102,6 +112,9 @@ struct ListSelection: Sendable {
         }
         for (path, comparison, values) in filters {
             order = indexes.elements(where: path, comparison, values, order: order)
+        }
+        if let search {
+            order = indexes.elements(matching: search.query, in: search.fields, order: order)
         }
         return ListView(list: snapshot.list, order: order)
     }

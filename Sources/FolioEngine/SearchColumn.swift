@@ -1,0 +1,58 @@
+/// One `searchable` field of every element, folded once per snapshot (SPEC 3.6, `?q=`): the
+/// folded UTF-8 of each string value laid end to end, with each element's start. Values that
+/// are not strings (missing, null, numbers, …) are empty and never match.
+final class SearchColumn: Sendable {
+    /// The folded values, end to end.
+    let arena: [UInt8]
+    /// Element `i`'s folded value is `arena[offsets[i]..<offsets[i + 1]]`.
+    let offsets: [UInt32]
+
+    init(list: ItemList, field: FieldPath) {
+        var arena: [UInt8] = []
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(list.count + 1)
+        list.bytes.withUnsafeBufferPointer { bytes in
+            for element in 0..<list.count {
+                if let start = field.valueStart(in: bytes, list.range(of: element)), bytes[start] == JSONScan.quote,
+                    let (after, escaped) = JSONScan.skipString(bytes, start, bytes.count)
+                {
+                    let inner = start + 1..<after - 1
+                    if escaped {
+                        let decoded = JSONScan.unescape(bytes, inner)
+                        arena += decoded.withUnsafeBufferPointer { FoldedKey(utf8: $0).bytes }
+                    } else {
+                        arena += FoldedKey(utf8: UnsafeBufferPointer(rebasing: bytes[inner])).bytes
+                    }
+                }
+                offsets.append(UInt32(arena.count))
+            }
+        }
+        self.arena = arena
+        self.offsets = offsets
+    }
+
+    var retainedBytes: Int { arena.capacity + offsets.capacity * 4 }
+
+    /// Marks in `found` every element whose folded value contains `needle` (folded UTF-8,
+    /// not empty). UTF-8 is self-synchronizing, so a byte match is a character match.
+    func mark(containing needle: [UInt8], in found: inout BitVector) {
+        arena.withUnsafeBufferPointer { arena in
+            needle.withUnsafeBufferPointer { needle in
+                guard let base = arena.baseAddress, let wanted = needle.baseAddress else { return }
+                let first = wanted[0]
+                let rest = needle.count - 1
+                for element in 0..<offsets.count - 1 where !found[element] {
+                    let end = Int(offsets[element + 1]) - rest
+                    var index = Int(offsets[element])
+                    while index < end {
+                        if base[index] == first, rest == 0 || memoryEqual(wanted + 1, base + index + 1, rest) {
+                            found[element] = true
+                            break
+                        }
+                        index += 1
+                    }
+                }
+            }
+        }
+    }
+}

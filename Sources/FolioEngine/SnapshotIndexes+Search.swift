@@ -1,0 +1,39 @@
+extension SnapshotIndexes {
+    /// Element indices, in `order` (upstream order when nil), where at least one of `fields` is
+    /// a string containing `query`, both folded as sorting folds (SPEC 3.6: `q=orst` finds
+    /// `Ørsted`). An empty query keeps everything. Each field is folded once per snapshot; each
+    /// distinct query's answer is kept (4 bytes per matching element, the last
+    /// `searchesKept` queries), so asking again costs a lookup.
+    public func elements(matching query: String, in fields: [FieldPath], order: [UInt32]?) -> [UInt32]? {
+        let needle = FoldedKey(query).bytes
+        guard !needle.isEmpty else { return order }
+        let key = SearchKey(folded: needle, fields: fields)
+        let matches: [UInt32]
+        if let cached = state.withLock({ $0.search(key) }) {
+            matches = cached
+        } else {
+            var found = BitVector(count: list.count)
+            for field in fields { column(field).mark(containing: needle, in: &found) }
+            var elements: [UInt32] = []
+            for element in 0..<list.count where found[element] { elements.append(UInt32(element)) }
+            state.withLock { $0.store(elements, for: key) }
+            matches = elements
+        }
+        guard let order else { return matches }
+        if matches.count == list.count { return order }
+        var member = BitVector(count: list.count)
+        for element in matches { member[Int(element)] = true }
+        return order.filter { member[Int($0)] }
+    }
+
+    /// The folded column of `field`, built on first use.
+    func column(_ field: FieldPath) -> SearchColumn {
+        if let cached = state.withLock({ $0.searchColumns[field] }) { return cached }
+        let built = SearchColumn(list: list, field: field)
+        return state.withLock { state in
+            if let stored = state.searchColumns[field] { return stored }
+            state.store(built, for: field)
+            return built
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import FolioEngine
+
+/// `?q=` (SPEC 3.6) on random lists against the folding reference of the sorting tests.
+@Suite struct SearchTests {
+    /// Whether `text`'s folded scalars contain `query`'s (the reference's own folding).
+    static func contains(_ text: String, _ query: String) -> Bool {
+        let haystack = Array(SectionsSupport.referenceFold(text).unicodeScalars.map(\.value))
+        let needle = Array(SectionsSupport.referenceFold(query).unicodeScalars.map(\.value))
+        if needle.isEmpty { return true }
+        guard haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
+    }
+
+    @Test func examplesOfTheSpec() throws {
+        let list = SectionsSupport.list([#"{"n":"Ørsted"}"#, #"{"n":"Œuvre"}"#, #"{"n":"Oeuvre"}"#, #"{"n":5}"#])
+        let indexes = SnapshotIndexes(list: list, sectionKey: nil)
+        let field = try FieldPath("n")
+        #expect(indexes.elements(matching: "orst", in: [field], order: nil) == [0])
+        #expect(indexes.elements(matching: "OUV", in: [field], order: nil) == [1])
+        #expect(indexes.elements(matching: "euv", in: [field], order: nil) == [2])
+        #expect(indexes.elements(matching: "5", in: [field], order: nil) == [], "numbers are not searched")
+        #expect(indexes.elements(matching: "", in: [field], order: [3, 2, 1, 0]) == [3, 2, 1, 0])
+        #expect(indexes.elements(matching: "R", in: [field], order: [3, 2, 1, 0]) == [2, 1, 0])
+    }
+
+    @Test func randomQueriesMatchTheReference() throws {
+        var random = SplitMix64(seed: 0x5EA2C4)
+        let fields = [try FieldPath("v"), try FieldPath("w")]
+        for _ in 0..<40 {
+            let count = 1 + Int(random.next() % 120)
+            let rows = (0..<count).map { _ in
+                (SectionsSupport.randomValue(&random), SectionsSupport.randomValue(&random))
+            }
+            let list = SectionsSupport.list(
+                rows.enumerated().map {
+                    SectionsSupport.element(id: $0.offset, fields: [("v", $0.element.0), ("w", $0.element.1)])
+                })
+            let indexes = SnapshotIndexes(list: list, sectionKey: nil)
+            for _ in 0..<10 {
+                var query = SectionsSupport.randomName(&random)
+                if random.chance(50), !query.isEmpty {
+                    // A piece of a name, so that most queries find something.
+                    let scalars = Array(query.unicodeScalars)
+                    let start = random.below(scalars.count)
+                    let length = 1 + random.below(scalars.count - start)
+                    query = String(String.UnicodeScalarView(scalars[start..<start + length]))
+                }
+                let searched = random.chance(50) ? fields : [fields[0]]
+                let expected = (0..<count).filter { index in
+                    let values = searched.count == 2 ? [rows[index].0, rows[index].1] : [rows[index].0]
+                    return values.contains { value in
+                        if case .string(let text) = value { return Self.contains(text, query) }
+                        return false
+                    }
+                }.map(UInt32.init)
+                let got = indexes.elements(matching: query, in: searched, order: nil)
+                if SectionsSupport.referenceFold(query).isEmpty {
+                    #expect(got == nil, "an empty query keeps the view")
+                } else {
+                    #expect(got == expected, "q=\(query)")
+                    #expect(indexes.elements(matching: query, in: searched, order: nil) == expected, "again, cached")
+                }
+            }
+        }
+    }
+}
