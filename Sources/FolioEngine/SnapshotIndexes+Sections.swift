@@ -76,3 +76,41 @@ extension SnapshotIndexes {
         }
     }
 }
+
+extension SnapshotIndexes {
+    /// The alphabetical index of only the elements in `kept` (a filtered list, SPEC 3.3): counts
+    /// of those elements, offsets in their order by `sectionKey`, empty sections left out.
+    public func alphabeticalSections(narrowedTo kept: [UInt32]) -> [Section] {
+        guard let sectionKey else { return [] }
+        let sorted = entry(OrderID(field: sectionKey, descending: false, crossType: false)).order
+        return Self.narrowed(alphabeticalSections(order: nil), sorted: sorted, to: kept, count: list.count)
+    }
+
+    /// `groupBy=FIELD` over only the elements in `kept`: counts of those elements, offsets in
+    /// their order by the field, empty sections left out.
+    public func valueSections(field: FieldPath, narrowedTo kept: [UInt32]) -> [Section] {
+        let sorted = entry(OrderID(field: field, descending: false, crossType: true))
+        return Self.narrowed(
+            valueSections(field: field, order: sorted.order), sorted: sorted.order, to: kept,
+            count: list.count)
+    }
+
+    /// `sections`, each a run of positions of `sorted`, counting only the elements in `kept`;
+    /// offsets add up in the same order.
+    static func narrowed(_ sections: [Section], sorted: [UInt32], to kept: [UInt32], count: Int) -> [Section] {
+        var member = BitVector(count: count)
+        for element in kept { member[Int(element)] = true }
+        var result: [Section] = []
+        var offset = 0
+        for section in sections {
+            var inSection = 0
+            for position in section.offset..<section.offset + section.count where member[Int(sorted[position])] {
+                inSection += 1
+            }
+            guard inSection > 0 else { continue }
+            result.append(Section(title: section.title, value: section.value, count: inSection, offset: offset))
+            offset += inSection
+        }
+        return result
+    }
+}

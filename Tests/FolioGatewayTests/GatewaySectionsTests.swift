@@ -137,6 +137,42 @@ import Testing
         }
     }
 
+    @Test func filtersNarrowTheSectionIndex() async throws {
+        let (body, elements) = Self.body()
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let index = try await client.execute(
+                    uri: "/objects?groupBy=alphabetical&metadataOnly&category=a", method: .get)
+                let sections = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: index.body)) as? [[String: Any]])
+                let inA = elements.filter { $0.contains("\"category\":\"a\"") }
+                #expect(sections.compactMap { $0["count"] as? Int }.reduce(0, +) == inA.count)
+                #expect(index.header("X-Total-Count") == String(inA.count))
+                // Offsets are positions in the filtered list, which the route sorts by name.
+                let filtered = try rawItems(
+                    try await client.execute(uri: "/objects?category=a&pageSize=100", method: .get).text)
+                var walked: [String] = []
+                for section in sections {
+                    let url = try #require(section["url"] as? String)
+                    #expect(url.contains("category=a"), "urls keep the filter")
+                    let items = try rawItems(try await client.execute(uri: url + "&pageSize=100", method: .get).text)
+                    let offset = try #require(section["offset"] as? Int)
+                    #expect(Array(filtered[offset..<offset + items.count]) == items)
+                    #expect(section["count"] as? Int == items.count)
+                    walked += items
+                }
+                #expect(walked == filtered)
+
+                let byCategory = try await client.execute(
+                    uri: "/objects?groupBy=category&metadataOnly&category=a&category=c", method: .get)
+                let groups = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: byCategory.body)) as? [[String: Any]])
+                #expect(groups.compactMap { $0["title"] as? String } == ["a", "c"])
+                #expect(groups.compactMap { $0["offset"] as? Int } == [0, inA.count])
+            }
+        }
+    }
+
     @Test func severalSortKeysCompareInTurn() async throws {
         let (body, elements) = Self.body()
         try await withTestUpstream({ _ in .json(body) }) { upstream in

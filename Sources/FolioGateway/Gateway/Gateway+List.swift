@@ -29,8 +29,8 @@ extension Gateway {
             var grew = false
             if let groupBy = selection.groupBy {
                 response = sectionIndexResponse(
-                    request, route: route, listRequest: listRequest, groupBy: groupBy, snapshot: snapshot,
-                    cacheStatus: cacheStatus, age: age, target: target, grew: &grew)
+                    request, route: route, listRequest: listRequest, groupBy: groupBy, selection: selection,
+                    snapshot: snapshot, cacheStatus: cacheStatus, age: age, target: target, grew: &grew)
             } else {
                 response = try pageResponse(
                     request, route: route, listRequest: listRequest, view: selection.view(of: snapshot),

@@ -110,13 +110,26 @@ struct ListSelection: Sendable {
         if let title = beginsWithTitle {
             order = indexes.elements(inSection: title, order: order)
         }
+        return ListView(list: snapshot.list, order: narrowed(order, indexes: indexes))
+    }
+
+    /// `order` (nil: upstream order) narrowed by the filters and `q`.
+    private func narrowed(_ order: [UInt32]?, indexes: SnapshotIndexes) -> [UInt32]? {
+        var order = order
         for (path, comparison, values) in filters {
             order = indexes.elements(where: path, comparison, values, order: order)
         }
         if let search {
             order = indexes.elements(matching: search.query, in: search.fields, order: order)
         }
-        return ListView(list: snapshot.list, order: order)
+        return order
+    }
+
+    /// The elements the filters and `q` keep, in upstream order; nil when there are none (a
+    /// section index then describes the whole list).
+    func filteredElements(of snapshot: Snapshot) -> [UInt32]? {
+        guard !filters.isEmpty || search != nil else { return nil }
+        return narrowed(nil, indexes: snapshot.indexes) ?? (0..<UInt32(snapshot.list.count)).map { $0 }
     }
 
     private static func list(_ names: [String]) -> String {
@@ -126,11 +139,16 @@ struct ListSelection: Sendable {
 
 extension Gateway {
     /// `?groupBy=…&metadataOnly`: the section index of the snapshot.
+    ///
+    /// Filters and `q` narrow it (SPEC 3.3): counts and offsets of the filtered list, and every
+    /// url keeps them.
     func sectionIndexResponse(
         _ request: Request, route: CompiledRoute, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
-        snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget, grew: inout Bool
+        selection: ListSelection, snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget,
+        grew: inout Bool
     ) -> Response {
         let indexes = snapshot.indexes
+        let kept = selection.filteredElements(of: snapshot)
         let sections: [Section]
         let selector: String
         switch groupBy {
@@ -140,10 +158,14 @@ extension Gateway {
             let byKey =
                 route.defaultSort.keys.first.map { $0.field == key && !$0.descending } ?? false
                 ? route.defaultSort : SortSpec(keys: [SortKey(key)])
-            sections = indexes.alphabeticalSections(order: indexes.order(byKey))
+            sections =
+                kept.map { indexes.alphabeticalSections(narrowedTo: $0) }
+                ?? indexes.alphabeticalSections(order: indexes.order(byKey))
             selector = "beginsWith"
         case .field(let name, let path):
-            sections = indexes.valueSections(field: path, order: indexes.order(SortSpec(keys: [SortKey(path)])))
+            sections =
+                kept.map { indexes.valueSections(field: path, narrowedTo: $0) }
+                ?? indexes.valueSections(field: path, order: indexes.order(SortSpec(keys: [SortKey(path)])))
             selector = name
         }
         let bytes = SectionIndexWriter.write(
@@ -151,7 +173,7 @@ extension Gateway {
             snapshot: snapshot.token)
         let etag = ETag.make(snapshot: snapshot.token, query: listRequest.normalizedQuery, representation: "sections")
         var headers: HTTPFields = [:]
-        headers[.xTotalCount] = String(snapshot.list.count)
+        headers[.xTotalCount] = String(kept?.count ?? snapshot.list.count)
         headers[.cacheStatus] = cacheStatus
         if let age { headers[.age] = String(age) }
         return listAnswer(
