@@ -15,6 +15,19 @@ public final class SnapshotIndexes: Sendable {
 
     /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
     static let searchesKept = 32
+    /// Distinct filtered views kept per snapshot, least recently used dropped first.
+    static let viewsKept = 32
+
+    /// The filtered view described by `key` (sort, filters, search: whatever selects it), built
+    /// by `build` the first time and kept (4 bytes an element it holds, counted in
+    /// `retainedBytes`, the `viewsKept` most recently used), so paging through it costs a
+    /// lookup. Nil from `build` (the upstream order) is not kept.
+    public func view(_ key: String, build: () -> [UInt32]?) -> [UInt32]? {
+        if let cached = state.withLock({ $0.view(key) }) { return cached }
+        guard let built = build() else { return nil }
+        state.withLock { $0.store(view: built, for: key) }
+        return built
+    }
 
     struct SearchKey: Hashable {
         var folded: [UInt8]
@@ -39,7 +52,30 @@ public final class SnapshotIndexes: Sendable {
         /// `?q=` answers by folded query and fields (elements in upstream order), the most
         /// recently used last; at most `searchesKept`.
         private(set) var searches: [(key: SearchKey, elements: [UInt32])] = []
+        /// Whole views (a filtered and sorted list, by the request's description), the most
+        /// recently used last; at most `viewsKept`.
+        private(set) var views: [(key: String, elements: [UInt32])] = []
         private(set) var bytes = 0
+
+        mutating func store(view elements: [UInt32], for key: String) {
+            let elements = compact(elements)
+            if let index = views.firstIndex(where: { $0.key == key }) {
+                bytes -= views.remove(at: index).elements.capacity * 4
+            }
+            views.append((key, elements))
+            bytes += elements.capacity * 4
+            while views.count > SnapshotIndexes.viewsKept {
+                bytes -= views.removeFirst().elements.capacity * 4
+            }
+        }
+
+        /// The view for `key`, now the most recently used.
+        mutating func view(_ key: String) -> [UInt32]? {
+            guard let index = views.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = views.remove(at: index)
+            views.append(entry)
+            return entry.elements
+        }
 
         mutating func store(_ column: SearchColumn, for field: FieldPath) {
             searchColumns[field] = column
@@ -47,6 +83,7 @@ public final class SnapshotIndexes: Sendable {
         }
 
         mutating func store(_ elements: [UInt32], for key: SearchKey) {
+            let elements = compact(elements)
             if let index = searches.firstIndex(where: { $0.key == key }) {
                 let old = searches.remove(at: index)
                 bytes -= old.elements.capacity * 4
@@ -144,6 +181,16 @@ public final class SnapshotIndexes: Sendable {
             state.store(built, for: id)
             return built
         }
+    }
+}
+
+/// `elements` in storage of exactly its size: a list built by appending may hold up to twice
+/// its count, and a kept view should cost 4 bytes an element.
+func compact(_ elements: [UInt32]) -> [UInt32] {
+    guard elements.capacity > elements.count else { return elements }
+    return [UInt32](unsafeUninitializedCapacity: elements.count) { buffer, count in
+        _ = buffer.initialize(from: elements)
+        count = elements.count
     }
 }
 

@@ -67,3 +67,35 @@ import Testing
         }
     }
 }
+
+/// Filtered views kept per snapshot (SPEC 3.6: built once, counted, least recently used first).
+@Suite struct ViewCacheTests {
+    @Test func aViewIsBuiltOnceCountedAndTheLeastRecentlyUsedGoesFirst() {
+        let indexes = SnapshotIndexes(list: SectionsSupport.list((0..<10).map { "\($0)" }), sectionKey: nil)
+        var builds = 0
+        let before = indexes.retainedBytes
+        for _ in 0..<3 {
+            #expect(
+                indexes.view("a") {
+                    builds += 1
+                    return [3, 1, 2]
+                } == [3, 1, 2])
+        }
+        #expect(builds == 1)
+        #expect(indexes.retainedBytes >= before + 12, "4 bytes per element it holds")
+        #expect(indexes.view("upstream") { nil } == nil, "the upstream order is not kept")
+        for index in 0..<SnapshotIndexes.viewsKept - 1 { _ = indexes.view("v\(index)") { [UInt32(index)] } }
+        _ = indexes.view("a") {
+            builds += 1
+            return []
+        }  // a is now the most recently used
+        _ = indexes.view("one more") { [0] }  // over the bound: v0 goes, not a
+        #expect(builds == 1)
+        var rebuilt = false
+        _ = indexes.view("v0") {
+            rebuilt = true
+            return [0]
+        }
+        #expect(rebuilt, "the least recently used view was dropped")
+    }
+}

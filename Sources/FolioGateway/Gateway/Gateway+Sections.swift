@@ -103,14 +103,32 @@ struct ListSelection: Sendable {
         groupBy != nil || beginsWithTitle != nil || !filters.isEmpty || search != nil || sort != route.defaultSort
     }
 
-    /// The elements this request pages through.
+    /// The elements this request pages through. A filtered view is built once per snapshot
+    /// and kept with it (`SnapshotIndexes.view`), so the next page of it is a lookup.
     func view(of snapshot: Snapshot) -> ListView {
         let indexes = snapshot.indexes
-        var order = indexes.order(sort)
-        if let title = beginsWithTitle {
-            order = indexes.elements(inSection: title, order: order)
+        guard beginsWithTitle != nil || !filters.isEmpty || search != nil else {
+            return ListView(list: snapshot.list, order: indexes.order(sort))
         }
-        return ListView(list: snapshot.list, order: narrowed(order, indexes: indexes))
+        let order = indexes.view(viewKey) {
+            var order = indexes.order(sort)
+            if let title = beginsWithTitle {
+                order = indexes.elements(inSection: title, order: order)
+            }
+            return narrowed(order, indexes: indexes)
+        }
+        return ListView(list: snapshot.list, order: order)
+    }
+
+    /// What selects this request's view, as one text: the order, the section and every filter,
+    /// each part length-prefixed so that no two selections give the same text.
+    private var viewKey: String {
+        var parts = [sort.texts.joined(separator: ","), beginsWithTitle ?? ""]
+        for (path, comparison, values) in filters {
+            parts += [path.text, comparison.rawValue, String(values.count)] + values
+        }
+        if let search { parts += ["q", search.query] + search.fields.map(\.text) }
+        return parts.map { "\($0.utf8.count):\($0)" }.joined()
     }
 
     /// `order` (nil: upstream order) narrowed by the filters and `q`.

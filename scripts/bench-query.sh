@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Issue 16's figures on a 1,000,000-item list of about 100 bytes an item (BENCHMARKS.md,
+# "Search, filters, sort keys, sparse fields"), release build, one run:
+#
+#  1. The first `?q=` on a new term (the folded column is built then), and the same term again
+#     (time to the first byte): curl's time_starttransfer, medians of ROUNDS terms.
+#  2. A two-key sort the first time (`sort=category,-price`), and a range filter plus a sort
+#     the first time (`price[gte]&price[lt]&sort=-price`), each on a fresh gateway.
+#  3. Memory per derived view: folio_cache_bytes before and after a `q` matching every item,
+#     divided by the items it holds.
+#  4. A 100-item page with `fields=id,name` against the full page (`wrk -t1 -c32`, requests/s
+#     and bytes per page).
+#
+# Usage: scripts/bench-query.sh [FOLIO_BINARY]   (default .build/release/folio)
+# Environment: ITEMS (1000000), ROUNDS (5), DURATION (8s), WORK (/tmp/folio-bench-query),
+# FIGURES (1234: which to measure; 3 needs 1).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FOLIO=${1:-$ROOT/.build/release/folio}
+ITEMS=${ITEMS:-1000000}
+ROUNDS=${ROUNDS:-5}
+DURATION=${DURATION:-8s}
+WORK=${WORK:-/tmp/folio-bench-query}
+FIGURES=${FIGURES:-1234}
+PORT_NGINX=18390
+PORT=18380
+ADMIN=18381
+[ -x "$FOLIO" ] || { echo "no folio binary at $FOLIO (swift build -c release)" >&2; exit 1; }
+for tool in wrk nginx curl python3; do command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
+
+rm -rf "$WORK"; mkdir -p "$WORK/www" "$WORK/tmp"; chmod 755 "$WORK" "$WORK/www"
+PID=
+cleanup() {
+    [ -n "$PID" ] && kill "$PID" 2>/dev/null || true
+    [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+log() { printf '== %s\n' "$*" >&2; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+python3 - "$WORK/www/list.json" "$ITEMS" <<'PY'
+import json, random, sys
+random.seed(16)
+words = ["alpha", "bravo", "Ørsted", "Œuvre", "garden", "kitchen", "tools", "émile", "zeta", "straße", "nord", "sud"]
+items = []
+for i in range(int(sys.argv[2])):
+    name = "%s %s %06d" % (random.choice(words), random.choice(words), i)
+    items.append(json.dumps({"id": i, "name": name, "category": ["tools", "garden", "kitchen", "toys"][i % 4],
+                             "price": round(random.uniform(1, 1000), 2), "inStock": i % 3 != 0},
+                            separators=(",", ":"), ensure_ascii=False))
+open(sys.argv[1], "w").write("[" + ",".join(items) + "]")
+PY
+log "list: $(stat -c %s "$WORK/www/list.json") bytes"
+
+cat >"$WORK/nginx.conf" <<NGINX
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    types { application/json json; }
+    default_type application/json;
+    client_body_temp_path $WORK/tmp/body;
+    proxy_temp_path $WORK/tmp/proxy;
+    fastcgi_temp_path $WORK/tmp/fastcgi;
+    uwsgi_temp_path $WORK/tmp/uwsgi;
+    scgi_temp_path $WORK/tmp/scgi;
+    server { listen 127.0.0.1:$PORT_NGINX; root $WORK/www; }
+}
+NGINX
+nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+
+cat >"$WORK/folio.yaml" <<YAML
+server: { listen: 127.0.0.1:$PORT, admin: 127.0.0.1:$ADMIN }
+logging: { level: warning, access: false }
+limits: { maxUpstreamBytes: 1GiB }
+cache: { ttl: 1h, maxBytes: 2GiB }
+routes:
+  - name: objects
+    path: /objects
+    upstream: http://127.0.0.1:$PORT_NGINX/list.json
+    sort: [name]
+    sortable: [name, price, id]
+    groupable: [category]
+    filterable: [price]
+    searchable: [name]
+YAML
+
+# A fresh gateway with the list filled (its first page answered).
+start() {
+    [ -n "$PID" ] && { kill "$PID"; wait "$PID" 2>/dev/null || true; }
+    "$FOLIO" serve --config "$WORK/folio.yaml" >"$WORK/folio.log" 2>&1 &
+    PID=$!
+    for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$PORT/objects?pageSize=1" && break; sleep 0.05; done
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/objects?pageSize=1"
+}
+ttfb() { curl -s -o /dev/null -w '%{time_starttransfer}\n' "http://127.0.0.1:$PORT/objects?$1" | awk '{printf "%.2f\n", $1*1000}'; }
+cache_bytes() { curl -s "http://127.0.0.1:$ADMIN/metrics" | awk '/^folio_cache_bytes /{print $2}'; }
+
+if [[ $FIGURES == *1* ]]; then
+log "1. q: a new term, then the same term again"
+start
+FIRST=(); AGAIN=()
+terms=(orst uvre emile kitch zeta0 strass nord1 bravo9 alpha12 sud 000123)
+for round in $(seq "$ROUNDS"); do
+    term=${terms[$round]}
+    FIRST+=("$(ttfb "q=$term&pageSize=25")")
+    AGAIN+=("$(ttfb "q=$term&pageSize=25")")
+    log "q=$term: first ${FIRST[-1]} ms, again ${AGAIN[-1]} ms"
+done
+echo "q on a new term, ms to first byte (median of $ROUNDS): $(printf '%s\n' "${FIRST[@]}" | median) (the very first, which folds the column: ${FIRST[0]}); the same term again: $(printf '%s\n' "${AGAIN[@]}" | median)"
+
+log "3. memory per derived view"
+before=$(cache_bytes)
+curl -s -o /dev/null "http://127.0.0.1:$PORT/objects?q=0&pageSize=1"   # every name has digits
+after=$(cache_bytes)
+held=$(curl -s "http://127.0.0.1:$PORT/objects?q=0&metadataOnly" | python3 -c 'import json,sys; print(json.load(sys.stdin)["paging"]["totalCount"])')
+echo "derived view (the q answer and the view it pages): $(python3 -c "print(int($after - $before))") bytes for $held items: $(python3 -c "print(round(($after - $before) / $held, 2))") bytes per item"
+
+fi
+
+if [[ $FIGURES == *2* ]]; then
+log "2. two-key sort and range filter + sort, first time each"
+SORT=(); RANGE=()
+for round in $(seq "$ROUNDS"); do
+    start
+    SORT+=("$(ttfb "sort=category,-price&pageSize=25")")
+    start
+    RANGE+=("$(ttfb "price%5Bgte%5D=100&price%5Blt%5D=200&sort=-price&pageSize=25")")
+    log "round $round: two-key sort ${SORT[-1]} ms, range + sort ${RANGE[-1]} ms"
+done
+echo "first two-key sort, ms (median of $ROUNDS): $(printf '%s\n' "${SORT[@]}" | median); first range filter + sort: $(printf '%s\n' "${RANGE[@]}" | median)"
+
+fi
+
+if [[ $FIGURES == *4* ]]; then
+log "4. fields=id,name vs full page"
+full_bytes=$(curl -s "http://127.0.0.1:$PORT/objects?pageSize=100" | wc -c)
+sparse_bytes=$(curl -s "http://127.0.0.1:$PORT/objects?pageSize=100&fields=id,name" | wc -c)
+FULL=(); SPARSE=()
+for round in 1 2 3; do
+    FULL+=("$(wrk -t1 -c32 -d"$DURATION" "http://127.0.0.1:$PORT/objects?pageSize=100" | awk '/Requests\/sec/ {print $2}')")
+    SPARSE+=("$(wrk -t1 -c32 -d"$DURATION" "http://127.0.0.1:$PORT/objects?pageSize=100&fields=id,name" | awk '/Requests\/sec/ {print $2}')")
+    log "round $round: full ${FULL[-1]} req/s, fields ${SPARSE[-1]} req/s"
+done
+echo "100-item page: full $full_bytes bytes $(printf '%s\n' "${FULL[@]}" | median) req/s; fields=id,name $sparse_bytes bytes $(printf '%s\n' "${SPARSE[@]}" | median) req/s"
+fi
