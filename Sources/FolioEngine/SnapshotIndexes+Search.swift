@@ -26,6 +26,12 @@ extension SnapshotIndexes {
         return order.filter { member[Int($0)] }
     }
 
+    /// Folds `fields` now (a fill does it in the background, so that the first `?q=` only
+    /// scans).
+    public func prepareSearch(in fields: [FieldPath]) {
+        for field in fields { _ = column(field) }
+    }
+
     /// The folded column of `field`, built on first use.
     func column(_ field: FieldPath) -> SearchColumn {
         if let cached = state.withLock({ $0.searchColumns[field] }) { return cached }

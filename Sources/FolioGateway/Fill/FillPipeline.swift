@@ -27,6 +27,14 @@ struct FillPipeline: Sendable {
         self.now = now
     }
 
+    /// Folds the route's `searchable` fields off the request path, after the list is answered:
+    /// the first `?q=` then only scans the column. Counted against `cache.maxBytes` at the
+    /// next recount (any request that builds something).
+    static func prepareSearch(_ indexes: SnapshotIndexes, _ fields: [FieldPath]) {
+        guard !fields.isEmpty else { return }
+        Task.detached(priority: .utility) { indexes.prepareSearch(in: fields) }
+    }
+
     /// Most bytes of an error answer's body kept to pass it through.
     var errorBodyLimit: Int { min(limits.maxUpstreamBytes, 1 << 20) }
 
@@ -62,6 +70,7 @@ struct FillPipeline: Sendable {
         // The route's own order is built once per fill, before the snapshot is shared, so
         // its bytes count against `cache.maxBytes` and no page request waits for it.
         _ = indexes.order(route.defaultSort)
+        Self.prepareSearch(indexes, route.config.searchable)
         let snapshot = Snapshot(
             list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,
             etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate,

@@ -22,6 +22,7 @@ public final class SharedSnapshotStore: SnapshotStore {
         var sectionKey: FieldPath?
         var defaultSort: SortSpec
         var retention: Duration
+        var searchable: [FieldPath] = []
     }
 
     let local: MemorySnapshotStore
@@ -65,7 +66,7 @@ public final class SharedSnapshotStore: SnapshotStore {
                         $0.config.name,
                         RouteShape(
                             sectionKey: $0.sectionKey, defaultSort: $0.defaultSort,
-                            retention: $0.config.cache.snapshotRetention)
+                            retention: $0.config.cache.snapshotRetention, searchable: $0.config.searchable)
                     )
                 }, uniquingKeysWith: { first, _ in first })
         }
@@ -243,6 +244,7 @@ public final class SharedSnapshotStore: SnapshotStore {
         let storedAt = instant(ofMilliseconds: stored.storedAtMilliseconds, now: now())
         let indexes = SnapshotIndexes(list: stored.list, sectionKey: shape.sectionKey)
         _ = indexes.order(shape.defaultSort)
+        FillPipeline.prepareSearch(indexes, shape.searchable)
         return Snapshot(
             list: stored.list, token: stored.token, storedAt: storedAt,
             freshUntil: storedAt + .milliseconds(stored.lifetimeMilliseconds), etag: stored.etag,
