@@ -9,14 +9,14 @@ extension SnapshotIndexes {
         guard !needle.isEmpty else { return order }
         let key = SearchKey(folded: needle, fields: fields)
         let matches: [UInt32]
-        if let cached = state.withLock({ $0.search(key) }) {
+        if let cached = state.withLock({ $0.searches.get(key) }) {
             matches = cached
         } else {
             var found = BitVector(count: list.count)
             for field in fields { column(field).mark(containing: needle, in: &found) }
             var elements: [UInt32] = []
             for element in 0..<list.count where found[element] { elements.append(UInt32(element)) }
-            state.withLock { $0.store(elements, for: key) }
+            state.withLock { $0.searches.store(elements, for: key) }
             matches = elements
         }
         guard let order else { return matches }

@@ -23,9 +23,9 @@ public final class SnapshotIndexes: Sendable {
     /// `retainedBytes`, the `viewsKept` most recently used), so paging through it costs a
     /// lookup. Nil from `build` (the upstream order) is not kept.
     public func view(_ key: String, build: () -> [UInt32]?) -> [UInt32]? {
-        if let cached = state.withLock({ $0.view(key) }) { return cached }
+        if let cached = state.withLock({ $0.views.get(key) }) { return cached }
         guard let built = build() else { return nil }
-        state.withLock { $0.store(view: built, for: key) }
+        state.withLock { $0.views.store(built, for: key) }
         return built
     }
 
@@ -49,78 +49,37 @@ public final class SnapshotIndexes: Sendable {
         private(set) var titles: OrderBuilder.Titles?
         private(set) var valueGroups: [FieldPath: [Section]] = [:]
         private(set) var searchColumns: [FieldPath: SearchColumn] = [:]
-        /// `?q=` answers by folded query and fields (elements in upstream order), the most
-        /// recently used last; at most `searchesKept`.
-        private(set) var searches: [(key: SearchKey, elements: [UInt32])] = []
-        /// Whole views (a filtered and sorted list, by the request's description), the most
-        /// recently used last; at most `viewsKept`.
-        private(set) var views: [(key: String, elements: [UInt32])] = []
-        private(set) var bytes = 0
-
-        mutating func store(view elements: [UInt32], for key: String) {
-            let elements = compact(elements)
-            if let index = views.firstIndex(where: { $0.key == key }) {
-                bytes -= views.remove(at: index).elements.capacity * 4
-            }
-            views.append((key, elements))
-            bytes += elements.capacity * 4
-            while views.count > SnapshotIndexes.viewsKept {
-                bytes -= views.removeFirst().elements.capacity * 4
-            }
-        }
-
-        /// The view for `key`, now the most recently used.
-        mutating func view(_ key: String) -> [UInt32]? {
-            guard let index = views.firstIndex(where: { $0.key == key }) else { return nil }
-            let entry = views.remove(at: index)
-            views.append(entry)
-            return entry.elements
-        }
+        /// `?q=` answers by folded query and fields (elements in upstream order).
+        var searches = KeptElements<SearchKey>(limit: SnapshotIndexes.searchesKept)
+        /// Whole views (a filtered and sorted list, by the request's description).
+        var views = KeptElements<String>(limit: SnapshotIndexes.viewsKept)
+        private(set) var ownBytes = 0
+        /// What all of it retains.
+        var bytes: Int { ownBytes + searches.bytes + views.bytes }
 
         mutating func store(_ column: SearchColumn, for field: FieldPath) {
             searchColumns[field] = column
-            bytes += column.retainedBytes
-        }
-
-        mutating func store(_ elements: [UInt32], for key: SearchKey) {
-            let elements = compact(elements)
-            if let index = searches.firstIndex(where: { $0.key == key }) {
-                let old = searches.remove(at: index)
-                bytes -= old.elements.capacity * 4
-            }
-            searches.append((key, elements))
-            bytes += elements.capacity * 4
-            while searches.count > SnapshotIndexes.searchesKept {
-                bytes -= searches.removeFirst().elements.capacity * 4
-            }
-        }
-
-        /// The answer for `key`, now the most recently used.
-        mutating func search(_ key: SearchKey) -> [UInt32]? {
-            guard let index = searches.firstIndex(where: { $0.key == key }) else { return nil }
-            let entry = searches.remove(at: index)
-            searches.append(entry)
-            return entry.elements
+            ownBytes += column.retainedBytes
         }
 
         mutating func store(_ entry: OrderEntry, for id: OrderID) {
             single[id] = entry
-            bytes += entry.retainedBytes
+            ownBytes += entry.retainedBytes
         }
 
         mutating func store(_ order: [UInt32], for sort: SortSpec) {
             multi[sort] = order
-            bytes += order.capacity * 4
+            ownBytes += order.capacity * 4
         }
 
         mutating func store(_ titles: OrderBuilder.Titles) {
             self.titles = titles
-            bytes += titles.titles.reduce(0) { $0 + 16 + $1.utf8.count } + titles.counts.capacity * 8
+            ownBytes += titles.titles.reduce(0) { $0 + 16 + $1.utf8.count } + titles.counts.capacity * 8
         }
 
         mutating func store(_ sections: [Section], for field: FieldPath) {
             valueGroups[field] = sections
-            bytes += sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
+            ownBytes += sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
         }
     }
 
