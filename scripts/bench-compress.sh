@@ -28,7 +28,8 @@ cleanup() {
     wait 2>/dev/null || true
 }
 trap cleanup EXIT
-log() { printf '== %s\n' "$*" >&2; }
+# shellcheck source=scripts/bench-lib.sh
+source "$ROOT/scripts/bench-lib.sh"
 
 # A 10,000-item list of about 100 bytes an item (the shape of Benchmarks/Sources/ListData).
 python3 - "$WORK/www/list.json" <<'PY'
@@ -47,16 +48,10 @@ events { worker_connections 4096; }
 http {
     access_log off;
     keepalive_requests 100000000;
-    types { application/json json; }
-    default_type application/json;
     gzip on;
     gzip_types application/json;
     gzip_min_length 1024;
-    client_body_temp_path $WORK/tmp/body;
-    proxy_temp_path $WORK/tmp/proxy;
-    fastcgi_temp_path $WORK/tmp/fastcgi;
-    uwsgi_temp_path $WORK/tmp/uwsgi;
-    scgi_temp_path $WORK/tmp/scgi;
+$(nginx_http_common)
     server { listen 127.0.0.1:$PORT_NGINX; root $WORK/www; }
 }
 NGINX

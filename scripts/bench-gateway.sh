@@ -35,7 +35,8 @@ PORT_SAME_HEADERS=18086
 PORT_FILL=18084
 PORT_CHUNKED=18085
 
-log() { printf '== %s\n' "$*" >&2; }
+# shellcheck source=scripts/bench-lib.sh
+source "$ROOT/scripts/bench-lib.sh"
 
 # --- tools -------------------------------------------------------------------------------------
 missing=()
@@ -114,13 +115,7 @@ http {
     tcp_nopush on;
     keepalive_requests 100000000;
     keepalive_timeout 65;
-    types { application/json json; }
-    default_type application/json;
-    client_body_temp_path $WORK/tmp/body;
-    proxy_temp_path $WORK/tmp/proxy;
-    fastcgi_temp_path $WORK/tmp/fastcgi;
-    uwsgi_temp_path $WORK/tmp/uwsgi;
-    scgi_temp_path $WORK/tmp/scgi;
+$(nginx_http_common)
     server {
         listen 127.0.0.1:$PORT_NGINX;
         root $WORK/www;

@@ -37,8 +37,8 @@ cleanup() {
     wait 2>/dev/null || true
 }
 trap cleanup EXIT
-log() { printf '== %s\n' "$*" >&2; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=scripts/bench-lib.sh
+source "$ROOT/scripts/bench-lib.sh"
 
 python3 - "$WORK/www/list.json" "$ITEMS" <<'PY'
 import json, random, sys
@@ -61,13 +61,7 @@ error_log $WORK/nginx-error.log;
 events { worker_connections 1024; }
 http {
     access_log off;
-    types { application/json json; }
-    default_type application/json;
-    client_body_temp_path $WORK/tmp/body;
-    proxy_temp_path $WORK/tmp/proxy;
-    fastcgi_temp_path $WORK/tmp/fastcgi;
-    uwsgi_temp_path $WORK/tmp/uwsgi;
-    scgi_temp_path $WORK/tmp/scgi;
+$(nginx_http_common)
     server { listen 127.0.0.1:$PORT_NGINX; root $WORK/www; }
 }
 NGINX
@@ -139,6 +133,7 @@ fi
 
 if [[ $FIGURES == *4* ]]; then
 log "4. fields=id,name vs full page"
+[ -n "$PID" ] || start
 full_bytes=$(curl -s "http://127.0.0.1:$PORT/objects?pageSize=100" | wc -c)
 sparse_bytes=$(curl -s "http://127.0.0.1:$PORT/objects?pageSize=100&fields=id,name" | wc -c)
 FULL=(); SPARSE=()

@@ -40,8 +40,8 @@ cleanup() {
     wait 2>/dev/null || true
 }
 trap cleanup EXIT
-log() { printf '== %s\n' "$*" >&2; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=scripts/bench-lib.sh
+source "$ROOT/scripts/bench-lib.sh"
 
 python3 - "$WORK/www" "$ITEMS" <<'PY'
 import json, sys
@@ -61,13 +61,7 @@ error_log $WORK/nginx-error.log;
 events { worker_connections 4096; }
 http {
     access_log $WORK/access.log;
-    types { application/json json; }
-    default_type application/json;
-    client_body_temp_path $WORK/tmp/body;
-    proxy_temp_path $WORK/tmp/proxy;
-    fastcgi_temp_path $WORK/tmp/fastcgi;
-    uwsgi_temp_path $WORK/tmp/uwsgi;
-    scgi_temp_path $WORK/tmp/scgi;
+$(nginx_http_common)
     server {
         listen 127.0.0.1:$PORT_NGINX;
         root $WORK/www;
