@@ -138,13 +138,18 @@ extension SharedSnapshotStore: FillCoordination {
     }
 
     /// `newest` as this replica's current snapshot: its own copy renewed when it holds the same
-    /// list, else loaded from Redis and checked (nil when the check fails: a miss).
+    /// list, else loaded from Redis and checked (nil when the check fails: a miss). A different
+    /// list replaces a held one only when it stays fresh longer: Redis's newest can be older than
+    /// the held list when this replica filled while Redis was unavailable (nil then too).
     func adopt(_ newest: Newest, key: CacheKey, shape: RouteShape) async throws(RedisError) -> Snapshot? {
-        if let held = local.current(key), held.token == newest.token {
-            let renewed = snapshot(held, renewedBy: newest.freshness)
-            guard renewed.freshUntil > held.freshUntil else { return held }
-            _ = local.install(renewed, for: key, retention: shape.retention, staleFor: .zero)
-            return renewed
+        if let held = local.current(key) {
+            if held.token == newest.token {
+                let renewed = snapshot(held, renewedBy: newest.freshness)
+                guard renewed.freshUntil > held.freshUntil else { return held }
+                _ = local.install(renewed, for: key, retention: shape.retention, staleFor: .zero)
+                return renewed
+            }
+            guard freshUntil(newest.freshness) > held.freshUntil else { return nil }
         }
         guard let stored = try await redis.read(token: newest.token) else {
             health.failed(.verify, nil)

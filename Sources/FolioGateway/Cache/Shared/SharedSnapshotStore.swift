@@ -258,4 +258,10 @@ public final class SharedSnapshotStore: SnapshotStore {
             storedAt: storedAt, freshUntil: storedAt + .milliseconds(freshness.lifetimeMilliseconds),
             etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
     }
+
+    /// Until when a list stored with `freshness` is fresh, on this replica's clock.
+    func freshUntil(_ freshness: StoredFreshness) -> ContinuousClock.Instant {
+        instant(ofMilliseconds: freshness.storedAtMilliseconds, now: now())
+            + .milliseconds(freshness.lifetimeMilliseconds)
+    }
 }
