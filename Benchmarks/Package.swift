@@ -32,6 +32,9 @@ let package = Package(
         // Sort orders and section indexes of a 1M-name list, timed step by step.
         .executableTarget(
             name: "sections-perf", dependencies: ["ListData", .product(name: "FolioEngine", package: "folio")]),
+        // Issue 16's derived orders and filtered views on a 1M-item list, timed step by step.
+        .executableTarget(
+            name: "query-perf", dependencies: ["ListData", .product(name: "FolioEngine", package: "folio")]),
         // Writes a list body to a file, for nginx to serve as Folio's upstream.
         .executableTarget(name: "make-list", dependencies: ["ListData"]),
         // The limit of Folio's stack: Hummingbird answering fixed bytes from memory.

@@ -19,5 +19,8 @@ struct BitVector: Sendable {
         }
     }
 
+    /// How many positions are set.
+    var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
     var retainedBytes: Int { words.capacity * 8 }
 }

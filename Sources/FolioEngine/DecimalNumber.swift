@@ -136,6 +136,14 @@ struct DecimalNumber {
         }
     }
 
+    /// Whether `sortPrefix` holds the whole value (at most twelve significant digits, exponent
+    /// not clamped): two such numbers with equal prefixes are equal, without comparing digits.
+    var prefixIsExact: Bool {
+        guard sign != 0 else { return true }
+        let digits = lastDigit - firstDigit + 1 - (point >= 0 ? 1 : 0)
+        return digits <= 12 && (-32768...32767).contains(exponent)
+    }
+
     /// A 61-bit key that orders like the value (equal keys may still differ in value): zero in the
     /// middle, then a clamped exponent and the first twelve digits; negatives complemented.
     func sortPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {

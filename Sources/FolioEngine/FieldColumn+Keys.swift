@@ -68,7 +68,8 @@ extension FieldColumn {
     }
 
     /// First radix key: tier in the top 3 bits, then a payload that orders like the value.
-    func prefix(_ element: Int, descending: Bool) -> UInt64 {
+    /// `exact` is cleared for a number the key does not hold whole (`DecimalNumber.prefixIsExact`).
+    func prefix(_ element: Int, descending: Bool, exact: inout Bool) -> UInt64 {
         let tier = tier(element)
         var payload: UInt64 = 0
         switch kind(element) {
@@ -79,7 +80,11 @@ extension FieldColumn {
                 UInt64(parts.rank) << UInt64(61 - rankBits)
                 | Self.bigEndianBytes(parts.rest, parts.restCount, from: 0, count: prefixBytes) << UInt64(restShift)
         case .number:
-            if rule == .crossType { payload = number(element).sortPrefix(bytes) }
+            if rule == .crossType {
+                let number = number(element)
+                payload = number.sortPrefix(bytes)
+                exact = number.prefixIsExact
+            }
         case .trueValue:
             if rule == .crossType { payload = 1 }
         default:

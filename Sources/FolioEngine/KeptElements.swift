@@ -30,4 +30,10 @@ struct KeptElements<Key: Hashable>: Sendable where Key: Sendable {
             bytes -= entries.removeFirst().elements.capacity * 4
         }
     }
+
+    /// Drops every list (the cache is over its bound).
+    mutating func removeAll() {
+        entries.removeAll()
+        bytes = 0
+    }
 }

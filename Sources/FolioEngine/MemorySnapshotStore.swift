@@ -3,10 +3,11 @@ import Synchronization
 /// The default `SnapshotStore`: snapshots in this process's memory, within `maxBytes`.
 ///
 /// Everything a snapshot keeps alive is counted (list bytes, element index, sort orders,
-/// sections, filters; orders built after installing through `recount`). Over the bound,
-/// retained snapshots go first, oldest superseded first (they only answer pinned links), then
-/// current ones, least recently used first; the snapshot being installed or recounted stays
-/// unless it alone is over the bound. A snapshot larger than the whole bound is refused.
+/// sections, filters; orders built after installing through `recount`). Over the bound, what
+/// requests built on snapshots goes first (`SnapshotIndexes.shed`), then retained snapshots,
+/// oldest superseded first (they only answer pinned links), then current ones, least recently
+/// used first; the snapshot being installed or recounted stays unless it alone is over the
+/// bound. A snapshot larger than the whole bound is refused.
 public final class MemorySnapshotStore: SnapshotStore {
     private struct Entry {
         var snapshot: Snapshot
@@ -172,6 +173,7 @@ public final class MemorySnapshotStore: SnapshotStore {
 
     private func evict(_ state: inout State, keeping protected: CacheKey?) {
         guard state.bytes > state.maxBytes else { return }
+        Self.shed(&state, keeping: protected)
         let before = state.evictions
         defer { if state.evictions > before { onEviction(state.evictions - before) } }
         for (rkey, _) in state.retained.sorted(by: { $0.value.supersededAt < $1.value.supersededAt }) {
@@ -185,6 +187,29 @@ public final class MemorySnapshotStore: SnapshotStore {
             state.entries[key] = nil
             state.bytes -= entry.bytes
             state.evictions += 1
+        }
+    }
+
+    /// Over the bound, what requests built on snapshots (orders, filtered views, `?q=` answers)
+    /// goes before any snapshot: retained snapshots' first, oldest superseded first, then current
+    /// ones', least recently used first, the one being installed or recounted last.
+    private static func shed(_ state: inout State, keeping protected: CacheKey?) {
+        for (rkey, retained) in state.retained.sorted(by: { $0.value.supersededAt < $1.value.supersededAt }) {
+            guard state.bytes > state.maxBytes else { return }
+            guard retained.snapshot.indexes.shed() > 0 else { continue }
+            let bytes = retained.snapshot.retainedBytes
+            state.bytes += bytes - retained.bytes
+            state.retained[rkey]!.bytes = bytes
+        }
+        let current = state.entries.sorted { a, b in
+            a.key == protected ? false : b.key == protected ? true : a.value.lastUsed < b.value.lastUsed
+        }
+        for (key, entry) in current {
+            guard state.bytes > state.maxBytes else { return }
+            guard entry.snapshot.indexes.shed() > 0 else { continue }
+            let bytes = entry.snapshot.retainedBytes
+            state.bytes += bytes - entry.bytes
+            state.entries[key]!.bytes = bytes
         }
     }
 

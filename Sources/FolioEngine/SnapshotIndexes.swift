@@ -3,11 +3,13 @@ import Synchronization
 /// Everything derived from one snapshot's list for sorting, sections and filters (docs/API.md,
 /// "Sorting", "Section index").
 ///
-/// Each piece is computed on first use and kept for the snapshot's life: single-field orders with
-/// their tie marks (4 bytes and 1 bit an element; the opposite direction, value groups and filter
-/// ranges derive from them without reading items again), multi-field orders (4 bytes an element),
-/// and the section index. Computation runs outside the lock, so two threads asking for the same
-/// order at once may both build it; the first stored wins.
+/// Each piece is computed on first use and kept: single-field orders with their tie marks
+/// (4 bytes and 1 bit an element; the opposite direction, value groups and filter ranges derive
+/// from them without reading items again), multi-field orders (4 bytes an element), and the
+/// section index. What the fill prepared (the route's order, search columns) stays for the
+/// snapshot's life; what requests built goes first when the cache is over its bound (`shed`).
+/// Computation runs outside the lock, so two threads asking for the same order at once may both
+/// build it; the first stored wins.
 public final class SnapshotIndexes: Sendable {
     let list: ItemList
     let sectionKey: FieldPath?
@@ -37,13 +39,23 @@ public final class SnapshotIndexes: Sendable {
     struct OrderID: Hashable {
         var field: FieldPath
         var descending: Bool
-        var crossType: Bool
+        var crossType = false
+
+        /// The same field in the other direction.
+        var opposite: OrderID {
+            var id = self
+            id.descending.toggle()
+            return id
+        }
     }
 
     /// What has been built; stored only through the `store` methods, which keep `bytes` (what
     /// all of it retains) current, so reading the total is cheap for the cache's recount after
     /// every request that may have built something.
     struct State: ~Copyable {
+        /// Orders the fill prepared (`prepare`), which `shed` keeps.
+        var prepared: Set<OrderID> = []
+        var preparedSorts: Set<SortSpec> = []
         private(set) var single: [OrderID: OrderEntry] = [:]
         private(set) var multi: [SortSpec: [UInt32]] = [:]
         private(set) var titles: OrderBuilder.Titles?
@@ -79,7 +91,30 @@ public final class SnapshotIndexes: Sendable {
 
         mutating func store(_ sections: [Section], for field: FieldPath) {
             valueGroups[field] = sections
-            ownBytes += sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
+            ownBytes += Self.bytes(of: sections)
+        }
+
+        static func bytes(of sections: [Section]) -> Int {
+            sections.reduce(0) { $0 + 48 + ($1.title?.utf8.count ?? 0) + ($1.value?.utf8.count ?? 0) }
+        }
+
+        /// Drops all but the prepared orders, the titles and the search columns; the bytes freed.
+        mutating func shed() -> Int {
+            let before = bytes
+            for (id, entry) in single where !prepared.contains(id) {
+                single[id] = nil
+                ownBytes -= entry.retainedBytes
+            }
+            for (sort, order) in multi where !preparedSorts.contains(sort) {
+                multi[sort] = nil
+                ownBytes -= order.capacity * 4
+            }
+            let groups = valueGroups
+            valueGroups = [:]
+            ownBytes -= groups.values.reduce(0) { $0 + Self.bytes(of: $1) }
+            searches.removeAll()
+            views.removeAll()
+            return before - bytes
         }
     }
 
@@ -104,13 +139,41 @@ public final class SnapshotIndexes: Sendable {
         let base = entry(OrderID(field: firstKey.field, descending: firstKey.descending, crossType: false))
         guard sort.keys.count > 1 else { return base.order }
         if let cached = state.withLock({ $0.multi[sort] }) { return cached }
-        let rest = sort.keys.dropFirst().map { (key: $0, rule: rule(for: $0.field, crossType: false)) }
-        let order = OrderBuilder.refine(list: list, base: base, keys: rest)
+        let further = sort.keys.dropFirst().map { normalized(OrderID(field: $0.field, descending: $0.descending)) }
+        let built = state.withLock { state in
+            further.allSatisfy { id in state.single[id] != nil || state.single[id.opposite] != nil }
+        }
+        let order: [UInt32]
+        if built || base.ties.setCount * 2 > base.order.count {
+            order = OrderBuilder.fromSingles([base] + further.map(entry))
+        } else {
+            let rest = sort.keys.dropFirst().map { (key: $0, rule: rule(for: $0.field, crossType: false)) }
+            order = OrderBuilder.refine(list: list, base: base, keys: rest)
+        }
         return state.withLock { state in
             if let stored = state.multi[sort] { return stored }
             state.store(order, for: sort)
             return order
         }
+    }
+
+    /// `sort`'s order, built now and kept for the snapshot's life (the route's own order: every
+    /// page without `sort` uses it).
+    public func prepare(_ sort: SortSpec) {
+        _ = order(sort)
+        guard let first = sort.keys.first else { return }
+        let id = normalized(OrderID(field: first.field, descending: first.descending, crossType: false))
+        state.withLock { state in
+            state.prepared.insert(id)
+            if sort.keys.count > 1 { state.preparedSorts.insert(sort) }
+        }
+    }
+
+    /// Drops what requests built (orders other than the prepared ones, value groups, filtered
+    /// views, `?q=` answers) and returns the bytes freed: the cache sheds these before it evicts
+    /// any snapshot. Requests holding one keep their copy; the next one builds it again.
+    public func shed() -> Int {
+        state.withLock { $0.shed() }
     }
 
     func rule(for field: FieldPath, crossType: Bool) -> FieldColumn.Rule {
@@ -119,12 +182,8 @@ public final class SnapshotIndexes: Sendable {
 
     /// The single-field order, from the cache, derived from the opposite direction, or built.
     func entry(_ requested: OrderID) -> OrderEntry {
-        var id = requested
-        // The cross-type rule is already what every field but the sectionKey uses.
-        if id.field != sectionKey { id.crossType = false }
-        var opposite = id
-        opposite.descending.toggle()
-        let (cached, reversible) = state.withLock { ($0.single[id], $0.single[opposite]) }
+        let id = normalized(requested)
+        let (cached, reversible) = state.withLock { ($0.single[id], $0.single[id.opposite]) }
         if let cached { return cached }
         let rule = rule(for: id.field, crossType: id.crossType)
         let built: OrderEntry
@@ -140,6 +199,15 @@ public final class SnapshotIndexes: Sendable {
             state.store(built, for: id)
             return built
         }
+    }
+}
+
+extension SnapshotIndexes {
+    /// The cross-type rule is already what every field but the sectionKey uses: one entry.
+    func normalized(_ id: OrderID) -> OrderID {
+        var id = id
+        if id.field != sectionKey { id.crossType = false }
+        return id
     }
 }
 

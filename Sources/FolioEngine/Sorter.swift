@@ -17,7 +17,8 @@ struct Sorter {
     let keys: UnsafeMutableBufferPointer<UInt64>
     let spareOrder: UnsafeMutableBufferPointer<UInt32>
     let spareKeys: UnsafeMutableBufferPointer<UInt64>
-    /// Per element: chunks 1...earlyChunks (element-major), and chunk depth needed (capped at 255).
+    /// Per element: chunks 1...earlyChunks (element-major), and chunk depth needed (capped at 255;
+    /// for numbers, 1 when the first key does not hold the whole value).
     let early: UnsafeMutableBufferPointer<UInt64>
     let depths: UnsafeMutableBufferPointer<UInt8>
     /// Per element: `column.caseTail`, which orders plain ASCII strings of one folded key exactly.
@@ -42,7 +43,8 @@ struct Sorter {
         let depths = depths
         for position in range {
             let element = Int(order[position])
-            keys[position] = column.prefix(element, descending: descending)
+            var exact = true
+            keys[position] = column.prefix(element, descending: descending, exact: &exact)
             if column.isStringTier(column.tier(element)) {
                 let depth = column.chunkDepth(element)
                 depths[element] = UInt8(min(depth, 255))
@@ -52,7 +54,8 @@ struct Sorter {
                 }
                 tails[element] = column.caseTail(element)
             } else {
-                depths[element] = 0
+                // Other tiers: 1 marks a number whose key is not its whole value.
+                depths[element] = exact ? 0 : 1
             }
         }
         radixSort(range)
@@ -72,7 +75,9 @@ struct Sorter {
 
     private func resolveRun(_ run: Range<Int>, depth: Int, ties: inout BitVector) {
         let tier = column.tier(Int(order[run.lowerBound]))
-        if column.prefixDecides(tier) {
+        if column.prefixDecides(tier)
+            || (!column.isStringTier(tier) && run.allSatisfy { depths[Int(order[$0])] == 0 })
+        {
             for position in run.dropFirst() { ties[position] = true }
             return
         }

@@ -117,7 +117,7 @@ struct MemorySnapshotStoreTests {
         #expect(evicted.withLock { $0 } == 3)
     }
 
-    @Test func ordersBuiltAfterInstallingCountAndCanEvictOthers() throws {
+    @Test func preparedOrdersCountAndCanEvictOthers() throws {
         let older = try Self.snapshot("v1")
         let newer = try Self.snapshot("v2")
         let store = MemorySnapshotStore(maxBytes: older.retainedBytes * 2 + 100)
@@ -125,7 +125,7 @@ struct MemorySnapshotStoreTests {
         _ = store.install(newer, for: Self.key("r", "/b"), retention: .zero)
         let before = newer.retainedBytes
         #expect(store.statistics().bytes == older.retainedBytes + before)
-        _ = newer.indexes.order(try SortSpec(parsing: ["name"]))
+        newer.indexes.prepare(try SortSpec(parsing: ["name"]))
         #expect(newer.retainedBytes > before + 100, "an order of 200 elements is more than the slack")
         store.recount(newer, for: Self.key("r", "/b"))
         #expect(store.current(Self.key("r", "/a")) == nil, "the other list made room")
@@ -134,6 +134,37 @@ struct MemorySnapshotStoreTests {
         // Recounting a snapshot the store does not hold changes nothing.
         store.recount(older, for: Self.key("r", "/a"))
         #expect(store.statistics().bytes == newer.retainedBytes)
+    }
+
+    @Test func whatRequestsBuiltIsShedBeforeAnySnapshotLeastRecentlyUsedFirst() throws {
+        let older = try Self.snapshot("v1")
+        let newer = try Self.snapshot("v2")
+        let sort = try SortSpec(parsing: ["-name", "n"])
+        let probe = try Self.snapshot("v3")
+        let listBytes = probe.retainedBytes
+        _ = probe.indexes.order(sort)
+        let orderBytes = probe.retainedBytes - listBytes
+        // Room for both lists and one request's order, not two.
+        let store = MemorySnapshotStore(maxBytes: listBytes * 2 + orderBytes + orderBytes / 2)
+        _ = store.install(older, for: Self.key("r", "/a"), retention: .zero)
+        _ = store.install(newer, for: Self.key("r", "/b"), retention: .zero)
+        _ = older.indexes.order(sort)
+        _ = older.indexes.view("q=x") { [0, 1, 2] }
+        store.recount(older, for: Self.key("r", "/a"))
+        #expect(older.indexes.retainedBytes > orderBytes, "within the bound: kept")
+
+        _ = store.current(Self.key("r", "/b"))  // the older list is now the least recently used
+        _ = newer.indexes.order(sort)
+        store.recount(newer, for: Self.key("r", "/b"))
+        #expect(store.current(Self.key("r", "/a")) === older, "no snapshot was evicted")
+        #expect(store.current(Self.key("r", "/b")) === newer)
+        #expect(older.indexes.retainedBytes == 0, "the least recently used list's orders and views went")
+        #expect(newer.indexes.retainedBytes == orderBytes)
+        #expect(
+            store.statistics()
+                == SnapshotStoreStatistics(
+                    snapshots: 2, bytes: older.retainedBytes + newer.retainedBytes, evictions: 0))
+        #expect(older.indexes.order(sort) == newer.indexes.order(sort), "a shed order is built again on demand")
     }
 
     @Test func supersedeKeepsPinnedLinksAndRemoveForgetsTheRoute() throws {

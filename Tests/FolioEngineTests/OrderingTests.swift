@@ -191,23 +191,40 @@ import Testing
             elements.append(
                 Support.element(id: id, fields: [("category", category), ("price", price), ("name", name)]))
         }
-        let indexes = SnapshotIndexes(list: Support.list(elements), sectionKey: Self.name)
+        let list = Support.list(elements)
+        let indexes = SnapshotIndexes(list: list, sectionKey: Self.name)
         let order = indexes.order(try SortSpec(parsing: ["category", "-price", "name"]))
         let keys = rows.map { (Support.Key($0.0), Support.Key($0.1), Support.Key($0.2)) }
-        let expected = Array(0..<UInt32(rows.count)).sorted { x, y in
-            let (a, b) = (keys[Int(x)], keys[Int(y)])
-            for (p, q, rule, descending) in [
-                (a.0, b.0, false, false), (a.1, b.1, false, true), (a.2, b.2, true, false),
-            ] {
-                let result = Support.compare(p, q, sectionRule: rule, descending: descending)
-                if result != 0 { return result < 0 }
+        /// The reference: `fields` (0 category, 1 price, 2 name) compared in turn, then position.
+        func expected(_ fields: [(index: Int, descending: Bool)]) -> [UInt32] {
+            Array(0..<UInt32(rows.count)).sorted { x, y in
+                let (a, b) = (keys[Int(x)], keys[Int(y)])
+                for (index, descending) in fields {
+                    let (p, q) = [(a.0, b.0), (a.1, b.1), (a.2, b.2)][index]
+                    let result = Support.compare(p, q, sectionRule: index == 2, descending: descending)
+                    if result != 0 { return result < 0 }
+                }
+                return x < y
             }
-            return x < y
         }
-        #expect(order == expected, "seed \(seed)")
+        let categoryPriceName = expected([(0, false), (1, true), (2, false)])
+        #expect(order == categoryPriceName, "seed \(seed)")
         // Cached: the same storage comes back.
         let again = try #require(indexes.order(try SortSpec(parsing: ["category", "-price", "name"])))
         #expect(sameStorage(again, try #require(order)))
+
+        // Both ways of building it agree: from single-field orders (taken above: the first key
+        // ties most rows) and by refining each group of ties.
+        let base = indexes.entry(.init(field: try FieldPath("category"), descending: false))
+        let refined = OrderBuilder.refine(
+            list: list, base: base,
+            keys: [(SortKey(Self.price, descending: true), .crossType), (SortKey(Self.name), .sectionKey)])
+        #expect(refined == categoryPriceName, "seed \(seed)")
+        // A first key with few ties refines, unless the further keys' orders are already built.
+        let fresh = SnapshotIndexes(list: list, sectionKey: Self.name)
+        #expect(fresh.order(try SortSpec(parsing: ["name", "-price"])) == expected([(2, false), (1, true)]))
+        _ = fresh.order(try SortSpec(parsing: ["price"]))
+        #expect(fresh.order(try SortSpec(parsing: ["-name", "-price"])) == expected([(2, true), (1, true)]))
     }
 
     @Test func upstreamSortIsNil() throws {

@@ -69,7 +69,7 @@ struct FillPipeline: Sendable {
         let indexes = SnapshotIndexes(list: list, sectionKey: route.sectionKey)
         // The route's own order is built once per fill, before the snapshot is shared, so
         // its bytes count against `cache.maxBytes` and no page request waits for it.
-        _ = indexes.order(route.defaultSort)
+        indexes.prepare(route.defaultSort)
         Self.prepareSearch(indexes, route.config.searchable)
         let snapshot = Snapshot(
             list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,

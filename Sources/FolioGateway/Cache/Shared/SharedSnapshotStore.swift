@@ -243,7 +243,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     func snapshot(_ stored: StoredList, shape: RouteShape) -> Snapshot {
         let storedAt = instant(ofMilliseconds: stored.storedAtMilliseconds, now: now())
         let indexes = SnapshotIndexes(list: stored.list, sectionKey: shape.sectionKey)
-        _ = indexes.order(shape.defaultSort)
+        indexes.prepare(shape.defaultSort)
         FillPipeline.prepareSearch(indexes, shape.searchable)
         return Snapshot(
             list: stored.list, token: stored.token, storedAt: storedAt,
