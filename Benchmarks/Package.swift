@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Deterministic list bodies shared by the benchmarks and `make-list`.
@@ -35,6 +36,13 @@ let package = Package(
         // Issue 16's derived orders and filtered views on a 1M-item list, timed step by step.
         .executableTarget(
             name: "query-perf", dependencies: ["ListData", .product(name: "FolioEngine", package: "folio")]),
+        // A fixed-arrival-rate load generator: latency from each request's due instant (wrk2's way).
+        .executableTarget(
+            name: "open-loop",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // Writes a list body to a file, for nginx to serve as Folio's upstream.
         .executableTarget(name: "make-list", dependencies: ["ListData"]),
         // The limit of Folio's stack: Hummingbird answering fixed bytes from memory.

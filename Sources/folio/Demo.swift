@@ -79,6 +79,7 @@ struct Demo: AsyncParsableCommand {
         }
         await upstreamGroup.triggerGracefulShutdown()
         _ = await upstreamTask.result
+        BufferedLogWriter.standardOutput.flush()
         Foundation.exit(termination.exitCode)
     }
 }

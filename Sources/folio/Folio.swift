@@ -19,6 +19,7 @@ struct Folio: AsyncParsableCommand {
 
 /// Prints one line to stderr and exits 1: never a crash trace for a start-up problem.
 func fail(_ message: String) -> Never {
+    BufferedLogWriter.standardOutput.flush()
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
 }
@@ -54,6 +55,7 @@ func runUntilDrained(_ service: ServerLifecycle) async throws -> Never {
     } catch {
         fail("folio: \(error)")
     }
+    BufferedLogWriter.standardOutput.flush()
     exit(termination.exitCode)
 }
 

@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -151,23 +150,22 @@ public struct LogOutput: Sendable {
         self.write = write
     }
 
-    /// stdout, one `write(2)` loop per line under a lock, so concurrent lines never interleave.
+    /// stdout through `BufferedLogWriter.standardOutput`: lines are whole and in order, and a
+    /// request never waits for stdout.
     public static let standardOutput = LogOutput { line in
-        outputLock.withLock { _ in writeAll(line, to: STDOUT_FILENO) }
+        BufferedLogWriter.standardOutput.append(line)
     }
 }
 
-private let outputLock = Mutex(())
-
-private func writeAll(_ line: String, to descriptor: Int32) {
-    var line = line
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+/// Writes all of `bytes` to `descriptor`, retrying interrupted and partial writes; gives up
+/// silently on an error (a closed stdout must not take the gateway down).
+func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// Log lines written to a file descriptor by a thread of their own: a request appends its
+/// access-log line to a buffer (a lock and a copy) and never waits for the descriptor, so a slow
+/// reader of stdout (a terminal, a pipe, a container runtime's log driver) cannot stall an
+/// event loop. The thread writes what piled up every 20 ms, or at once past 64 KiB.
+///
+/// At most `maxBuffered` bytes wait; lines beyond that are dropped and counted, and the next
+/// write says how many (a reader that stopped must not grow the heap without bound).
+/// `flush()` writes everything now: the executable calls it before it exits.
+public final class BufferedLogWriter: Sendable {
+    /// stdout, shared by every `JSONLogHandler` writing there.
+    public static let standardOutput = BufferedLogWriter(descriptor: STDOUT_FILENO)
+
+    static let flushInterval = 0.02
+    static let flushBytes = 64 << 10
+
+    private struct State {
+        var buffer: [UInt8] = []
+        var dropped = 0
+        var started = false
+        var finished = false
+    }
+
+    let descriptor: Int32
+    let maxBuffered: Int
+    private let state = Mutex(State())
+    /// Held while writing to the descriptor, so the thread and `flush()` never interleave.
+    private let writing = Mutex(())
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(descriptor: Int32, maxBuffered: Int = 8 << 20) {
+        self.descriptor = descriptor
+        self.maxBuffered = maxBuffered
+    }
+
+    /// Queues `line` (which ends in a newline); never blocks on the descriptor.
+    public func append(_ line: String) {
+        let (start, signal) = state.withLock { state -> (Bool, Bool) in
+            let count = line.utf8.count
+            if state.finished || state.buffer.count + count > maxBuffered {
+                state.dropped += 1
+            } else {
+                state.buffer.append(contentsOf: line.utf8)
+            }
+            let start = !state.started
+            state.started = true
+            return (start, state.buffer.count >= Self.flushBytes)
+        }
+        if start { startThread() }
+        if signal { wake.signal() }
+    }
+
+    /// Writes everything queued so far, on the calling thread.
+    public func flush() {
+        writing.withLock { _ in
+            let (bytes, dropped) = state.withLock { state in
+                defer {
+                    state.buffer.removeAll(keepingCapacity: true)
+                    state.dropped = 0
+                }
+                return (state.buffer, state.dropped)
+            }
+            if dropped > 0 {
+                write(Array("{\"level\":\"warning\",\"message\":\"log lines dropped\",\"dropped\":\(dropped)}\n".utf8))
+            }
+            if !bytes.isEmpty { write(bytes) }
+        }
+    }
+
+    /// Writes what is queued and stops the thread; later lines are dropped (tests' writers).
+    func finish() {
+        state.withLock { state in
+            state.finished = true
+        }
+        wake.signal()
+        flush()
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in
+            while !state.withLock({ $0.finished }) {
+                _ = wake.wait(timeout: .now() + Self.flushInterval)
+                flush()
+            }
+        }
+        thread.name = "folio-log"
+        thread.start()
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
+    }
+}
