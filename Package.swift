@@ -101,10 +101,18 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // What more than one test module needs (launching child processes safely).
+        // What more than one test module needs (launching child processes safely, a real test
+        // upstream, a hand-moved clock).
         .target(
             name: "FolioTestSupport",
-            dependencies: ["FolioRedis", .product(name: "NIOSSL", package: "swift-nio-ssl")],
+            dependencies: [
+                "FolioRedis",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/FolioTestSupport"),
         // Snapshots shared by replicas through Redis: keys, the codec that checks a list's token
         // on the way back, reads and writes.
