@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "FolioConfiguration", targets: ["FolioConfiguration"]),
         .library(name: "FolioGateway", targets: ["FolioGateway"]),
         .library(name: "FolioRedis", targets: ["FolioRedis"]),
+        // The app side of the pattern: Foundation only, so an app links no server code.
+        .library(name: "FolioClient", targets: ["FolioClient"]),
+        .executable(name: "folio-scroll", targets: ["folio-scroll"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -120,6 +123,14 @@ let package = Package(
             name: "FolioRedisStore",
             dependencies: ["FolioEngine", "FolioRedis", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The client library for apps (docs/CLIENT.md): URLSession (FoundationNetworking on
+        // Linux) and nothing else; scripts/check-client-deps.sh fails CI if that changes.
+        .target(name: "FolioClient"),
+        // A terminal demo of the client: scrolls a list, placeholders filling in.
+        .executableTarget(
+            name: "folio-scroll",
+            dependencies: ["FolioClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
         .testTarget(
             name: "FolioRedisTests",
@@ -146,6 +157,19 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The client against a real gateway (buildApplication, live on loopback) and a real
+        // upstream (FolioTestSupport's TestUpstream).
+        .testTarget(
+            name: "FolioClientTests",
+            dependencies: [
+                "FolioClient",
+                "FolioGateway",
+                "FolioConfiguration",
+                "FolioTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]
