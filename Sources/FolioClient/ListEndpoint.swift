@@ -18,10 +18,14 @@ public struct ListEndpoint: Sendable {
         self.transport = transport
     }
 
-    /// The route's URL plus `extra` parameters, after the app's own (SPEC 3.1 keeps their order).
+    /// The route's URL plus `extra` parameters, after the app's own, which keep their bytes
+    /// (SPEC 3.1 keeps their order and encoding in links).
     func url(adding extra: [URLQueryItem]) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
-        components.queryItems = (components.queryItems ?? []) + extra
+        var added = URLComponents()
+        added.queryItems = extra
+        let parts = [components.percentEncodedQuery, added.percentEncodedQuery].compactMap { $0 }
+        components.percentEncodedQuery = parts.filter { !$0.isEmpty }.joined(separator: "&")
         return components.url ?? url
     }
 

@@ -63,7 +63,7 @@ import Testing
     @Test(arguments: cases) func readsTheDialectsPage(_ example: Case) async throws {
         let transport = CannedTransport(body: example.body, headers: example.headers)
         let endpoint = ListEndpoint(
-            url: URL(string: "http://h/objects?category=a")!, dialect: example.dialect, transport: transport)
+            url: URL(string: "http://h/objects?category=a&name=%41")!, dialect: example.dialect, transport: transport)
         let page: Page<Item> = try await endpoint.page(endpoint.pageURL(offset: 40, limit: 20, snapshot: "T"))
         #expect(page.items == Self.items)
         #expect(page.totalCount == 95)
@@ -72,7 +72,8 @@ import Testing
         let next = try #require(page.next.flatMap(endpoint.resolve))
         #expect(URLComponents(url: next, resolvingAgainstBaseURL: false)?.queryItems?.last?.value == Self.token)
         let asked = try #require(transport.requested.first)
-        #expect(asked.query == "category=a&" + example.query + "&snapshot=T")
+        // The app's own parameters first, bytes unchanged (%41 stays encoded).
+        #expect(asked.query == "category=a&name=%41&" + example.query + "&snapshot=T")
     }
 
     @Test func emptySimpleRestAndHALPagesHaveNoItems() throws {
