@@ -50,6 +50,7 @@ func clientYAML(upstream: String, dialect: String = "folio", cache: String = "{}
         sort: [name]
         sectionKey: name
         groupable: [category]
+        dialect: \(dialect)
         envelope: \(envelope)
         cache: \(cache)
     """
