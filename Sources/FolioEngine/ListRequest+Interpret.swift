@@ -91,7 +91,9 @@ extension ListRequest {
         }
         let mode = try readPaging(paging, modes: modes, options: options, into: &request)
 
-        if !request.metadataOnly, let rangeHeader, let range = ItemRange.parse(rangeHeader) {
+        if !request.metadataOnly, let rangeHeader, let range = ItemRange.parse(rangeHeader),
+            !sameWindow(range, mode: mode, paging: paging)
+        {
             // A page size beside it is overridden by the range's width; a position clashes.
             if let position = paging.first(where: { $0.key != mode.size }) {
                 throw .conflictingParameters("the Range header cannot be used together with \(position.key)")
@@ -160,6 +162,18 @@ extension ListRequest {
         if let offset { request.offset = offset }
         request.spelling = options.dialect == .folio ? nil : mode.spelling
         return mode
+    }
+
+    /// Whether a `Range: items=a-b` header only repeats the window a `range=[a,b]` parameter
+    /// asked for: ra-data-simple-rest sends both (`Range: <resource>=0-24`), so a resource named
+    /// `items` would otherwise clash with itself. The parameter then rules (a `200` page).
+    private static func sameWindow(
+        _ range: ItemRange, mode: PagingMode, paging: [QueryParameter]
+    ) -> Bool {
+        guard case .range(let name) = mode.position, let parameter = paging.first(where: { $0.key == name }),
+            let window = try? Self.range(parameter)
+        else { return false }
+        return range.first == window.0 && range.last == window.1
     }
 
     /// `range=[first,last]`: two integers of at most 2^53, `first <= last`.

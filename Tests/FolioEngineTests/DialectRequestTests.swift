@@ -174,8 +174,11 @@ import Testing
         let other = try Self.interpret("range=%5B0%2C24%5D", Self.options(.simpleRest), range: "posts=0-24")
         #expect(other.range == nil && other.pageSize == 25)
         #expect(throws: FolioError.self) {
-            try Self.interpret("range=%5B0%2C24%5D", Self.options(.simpleRest), range: "items=0-24")
+            try Self.interpret("range=%5B0%2C24%5D", Self.options(.simpleRest), range: "items=0-9")
         }
+        // …unless it repeats the parameter's window (a react-admin resource named `items`).
+        let same = try Self.interpret("range=%5B0%2C24%5D", Self.options(.simpleRest), range: "items=0-24")
+        #expect(same.range == nil && same.offset == 0 && same.pageSize == 25)
     }
 
     @Test func pageSizesAreClampedLikeFolios() throws {

@@ -284,6 +284,30 @@ import Testing
         }
     }
 
+    @Test func foliosOwnParametersAndHeadersStayInEachDialect() async throws {
+        try await Self.withDialects { client in
+            // `fields` cuts the items, bytes unchanged, inside each dialect's body.
+            let drf = try await Self.get(client, "/drf/objects?page_size=2&fields=id,price")
+            #expect(try rawItems(drf.text, key: "results") == [#"{"id":0,"price":0}"#, #"{"id":1,"price":37}"#])
+            let hal = try await Self.get(client, "/hal/objects?size=1&page=2&fields=price")
+            #expect(try rawItems(hal.text, key: "objects") == [#"{"price":74}"#])
+            // A Range is a 206 with Folio's Content-Range, in the dialect's body.
+            let ranged = try await Self.get(client, "/hal/objects", headers: [.range: "items=5-7"])
+            #expect(ranged.status == .partialContent && ranged.header("Content-Range") == "items 5-7/53")
+            #expect(try rawItems(ranged.text, key: "objects") == Array(Self.elements()[5...7]))
+            // ETag and If-None-Match: a 304 keeps Link and X-Total-Count.
+            let page = try await Self.get(client, "/simplerest/objects?range=%5B0%2C4%5D")
+            let etag = try #require(page.header("ETag"))
+            let again = try await client.execute(
+                uri: "/simplerest/objects?range=%5B0%2C4%5D", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            #expect(again.header("Link") == page.header("Link") && again.header("X-Total-Count") == "53")
+            // The same slice in another dialect is another representation.
+            let folio = try await Self.get(client, "/folio/objects?pageSize=5")
+            #expect(folio.header("ETag") != etag)
+        }
+    }
+
     @Test func linksAreAbsoluteWithPublicBaseURL() async throws {
         try await Self.withDialects(server: "publicBaseURL: https://api.example.com") { client in
             let drf = try await Self.get(client, "/drf/objects?page_size=10").json
