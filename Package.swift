@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "FolioConfiguration", targets: ["FolioConfiguration"]),
         .library(name: "FolioGateway", targets: ["FolioGateway"]),
         .library(name: "FolioRedis", targets: ["FolioRedis"]),
+        // The app side of the pattern: Foundation only, so an app links no server code.
+        .library(name: "FolioClient", targets: ["FolioClient"]),
+        .executable(name: "folio-scroll", targets: ["folio-scroll"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -101,16 +104,32 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // What more than one test module needs (launching child processes safely).
+        // What more than one test module needs (launching child processes safely, a real test
+        // upstream, a hand-moved clock).
         .target(
             name: "FolioTestSupport",
-            dependencies: ["FolioRedis", .product(name: "NIOSSL", package: "swift-nio-ssl")],
+            dependencies: [
+                "FolioRedis",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/FolioTestSupport"),
         // Snapshots shared by replicas through Redis: keys, the codec that checks a list's token
         // on the way back, reads and writes.
         .target(
             name: "FolioRedisStore",
             dependencies: ["FolioEngine", "FolioRedis", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The client library for apps (docs/CLIENT.md): URLSession (FoundationNetworking on
+        // Linux) and nothing else; scripts/check-client-deps.sh fails CI if that changes.
+        .target(name: "FolioClient"),
+        // A terminal demo of the client: scrolls a list, placeholders filling in.
+        .executableTarget(
+            name: "folio-scroll",
+            dependencies: ["FolioClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
         .testTarget(
@@ -138,6 +157,19 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The client against a real gateway (buildApplication, live on loopback) and a real
+        // upstream (FolioTestSupport's TestUpstream).
+        .testTarget(
+            name: "FolioClientTests",
+            dependencies: [
+                "FolioClient",
+                "FolioGateway",
+                "FolioConfiguration",
+                "FolioTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]

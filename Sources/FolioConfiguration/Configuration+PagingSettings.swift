@@ -22,6 +22,9 @@ extension Configuration {
         public var envelope: Bool
         /// `itemsKey`: the name of the items member of the envelope. Default `objects`.
         public var itemsKey: String
+        /// `dialect`: the request parameters and body shape clients expect (SPEC 3.8): `folio`,
+        /// `drf`, `hal`, `jsonserver` or `simplerest`. Default `folio`.
+        public var dialect: Dialect
 
         /// The defaults `config/folio.yaml` documents.
         public init() {
@@ -32,6 +35,7 @@ extension Configuration {
             pageBase = 0
             envelope = true
             itemsKey = "objects"
+            dialect = .folio
         }
     }
 

@@ -1,3 +1,5 @@
+import FolioEngine
+
 extension ConfigurationReader {
     /// The keys of `params:`, in the order of `ParamNames.all`.
     static let paramKeys = ["pageSize", "offset", "page"]
@@ -35,6 +37,15 @@ extension ConfigurationReader {
                 report("itemsKey cannot be 'paging' (the envelope's metadata member)", at: e.location)
             } else {
                 paging.itemsKey = key
+            }
+        }
+        if let e = fields["dialect"], let name = string(e) {
+            if let dialect = Dialect.named(name) {
+                paging.dialect = dialect
+            } else {
+                report(
+                    "unknown dialect '\(name)'; expected one of \(Dialect.all.map(\.name).joined(separator: ", "))",
+                    at: e.location)
             }
         }
         return paging

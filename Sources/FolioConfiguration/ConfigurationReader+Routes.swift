@@ -72,7 +72,8 @@ extension ConfigurationReader {
         if let e = fields["sectionKey"], let text = nullableString(e), let text {
             sectionKey = field(text, at: e.location)
         }
-        let reserved = paging.params.all + Configuration.Route.fixedParameterNames
+        // The dialect's names (after renames) are Folio's own parameters on this route (SPEC 2.1).
+        let reserved = paging.dialect.parameterNames(paging.params) + Configuration.Route.fixedParameterNames
         let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved).map(\.field)
         let filterable = fieldList(fields["filterable"], allowingDescending: false, reserved: reserved).map(\.field)
         let searchable = fieldList(fields["searchable"], allowingDescending: false).map(\.field)

@@ -24,6 +24,11 @@ public enum JSONText {
         }
     }
 
+    /// A link as a JSON string, or `null` where the rel is absent.
+    static func writeLink(_ url: String?, to sink: inout some ByteSink) {
+        if let url { writeString(url, to: &sink) } else { sink.write("null") }
+    }
+
     private static func writeEscape(_ byte: UInt8, to sink: inout some ByteSink) {
         sink.write(UInt8(ascii: "\\"))
         switch byte {

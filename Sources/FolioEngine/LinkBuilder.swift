@@ -1,37 +1,48 @@
 /// Writes the URLs of other pages of the same list (docs/API.md, "The page"): the client's kept
 /// parameters as sent, then the paging parameters in the client's style, then the snapshot token.
 public struct LinkBuilder: Sendable {
-    /// `base?kept&…&pageSize=N&offset=` or `…&page=`: everything before the number.
+    /// `base?kept&…&`: everything before the paging parameters.
     private let prefix: String
-    public let style: ListRequest.Style
+    /// How the paging parameters are written (Folio's names, or a dialect's, SPEC 3.8).
+    public let spelling: PageSpelling
     public let pageSize: Int
-    public let pageBase: Int
     /// The snapshot token the page was cut from (also written into the envelope).
     public let snapshot: String
     private let snapshotSuffix: String
 
     /// `base` is a path (`/objects`) or an absolute URL without a query; `kept` is
-    /// `ListRequest.kept`; `names` the route's renames.
-    public init(
-        base: String, kept: [QueryParameter], names: ParameterNames, style: ListRequest.Style,
-        pageSize: Int, pageBase: Int, snapshot: String
-    ) {
+    /// `ListRequest.kept`.
+    public init(base: String, kept: [QueryParameter], spelling: PageSpelling, pageSize: Int, snapshot: String) {
         var prefix = base
         prefix += "?"
         for parameter in kept {
             prefix += URIText.escapingInvalid(parameter.raw)
             prefix += "&"
         }
-        prefix += URIText.escapingComponent(names.pageSize)
-        prefix += "=\(pageSize)&"
-        prefix += URIText.escapingComponent(style == .offset ? names.offset : names.page)
-        prefix += "="
         self.prefix = prefix
-        self.style = style
+        self.spelling = spelling
         self.pageSize = pageSize
-        self.pageBase = pageBase
         self.snapshot = snapshot
         self.snapshotSuffix = "&snapshot=" + URIText.escapingComponent(snapshot)
+    }
+
+    /// Folio's own spelling: `names` the route's renames, `style` the one the client used.
+    public init(
+        base: String, kept: [QueryParameter], names: ParameterNames, style: ListRequest.Style,
+        pageSize: Int, pageBase: Int, snapshot: String
+    ) {
+        self.init(
+            base: base, kept: kept, spelling: .folio(names: names, style: style, pageBase: pageBase),
+            pageSize: pageSize, snapshot: snapshot)
+    }
+
+    /// The links of the page `request` asked for, spelled as it asked (its dialect's names).
+    public init(base: String, request: ListRequest, options: PagingOptions, snapshot: String) {
+        self.init(
+            base: base, kept: request.kept,
+            spelling: request.spelling
+                ?? .folio(names: options.names, style: request.style, pageBase: options.pageBase),
+            pageSize: request.pageSize, snapshot: snapshot)
     }
 
     /// The URL of the page starting at `offset`. In page style the offset is named by its page
@@ -40,9 +51,9 @@ public struct LinkBuilder: Sendable {
     /// Built with one allocation: a page answer writes five of these (four links and the ETag's).
     public func url(offset: Int) -> String {
         var url = String()
-        url.reserveCapacity(prefix.utf8.count + 20 + snapshotSuffix.utf8.count)
+        url.reserveCapacity(prefix.utf8.count + 48 + snapshotSuffix.utf8.count)
         url += prefix
-        url += String(style == .offset ? offset : offset / pageSize + pageBase)
+        spelling.write(offset: offset, pageSize: pageSize, to: &url)
         url += snapshotSuffix
         return url
     }
@@ -61,7 +72,7 @@ public struct LinkBuilder: Sendable {
     /// The `Link` header of URLs already built by `urls(_:)`.
     public func linkHeader(_ links: (first: String?, previous: String?, next: String?, last: String?)) -> String {
         var header = String()
-        header.reserveCapacity(4 * (prefix.utf8.count + snapshotSuffix.utf8.count + 36))
+        header.reserveCapacity(4 * (prefix.utf8.count + snapshotSuffix.utf8.count + 64))
         func add(_ url: String?, _ rel: String) {
             guard let url else { return }
             if !header.isEmpty { header += ", " }

@@ -8,16 +8,43 @@ extension ListRequest {
     public static func interpret(
         _ parameters: [QueryParameter], options: PagingOptions, rangeHeader: String?
     ) throws(FolioError) -> ListRequest {
-        let names = options.names
+        let dialect = options.dialect
+        let modes = dialect.pagingModes(options.names, options.pageBase)
+        let pagingNames = Set(modes.flatMap(\.names))
         var seen = Set<String>()
-        var pageSize: Int?
-        var offset: Int?
-        var page: Int?
+        // The paging parameters sent, in order; their values are read once the mode is known.
+        var paging: [QueryParameter] = []
+        var sortValues: [String] = []
+        var order: String?
+        var filterSearch: String?
         var request = ListRequest(pageSize: options.defaultPageSize)
 
         for parameter in parameters {
             let key = parameter.key
-            let role = Role(key: key, names: names, filterable: options.filterable)
+            if pagingNames.contains(key) {
+                guard seen.insert(key).inserted else { throw .duplicateParameter(key) }
+                paging.append(parameter)
+                continue
+            }
+            if key == dialect.sort.key {
+                guard dialect.sort.repeats || seen.insert(key).inserted else { throw .duplicateParameter(key) }
+                sortValues.append(parameter.value)
+                request.kept.append(parameter)
+                continue
+            }
+            if key == dialect.sort.orderKey || key == dialect.filter?.key {
+                guard seen.insert(key).inserted else { throw .duplicateParameter(key) }
+                if let filter = dialect.filter, key == filter.key {
+                    let read = try filter.read(parameter.value, options.filterable)
+                    request.filters += read.filters
+                    filterSearch = read.q
+                } else {
+                    order = parameter.value
+                }
+                request.kept.append(parameter)
+                continue
+            }
+            let role = Role(key: key, filterable: options.filterable, suffixes: dialect.comparisonSuffixes)
             if role == .other {
                 request.kept.append(parameter)
                 continue
@@ -25,14 +52,8 @@ extension ListRequest {
             // `?FIELD=a&FIELD=b`: any of the values.
             guard role == .filter || seen.insert(key).inserted else { throw .duplicateParameter(key) }
             switch role {
-            case .pageSize: pageSize = try number(parameter)
-            case .offset: offset = try number(parameter)
-            case .page: page = try number(parameter)
             case .snapshot: request.snapshot = parameter.value
             case .metadataOnly: request.metadataOnly = true
-            case .sort:
-                request.sort = parameter.value
-                request.kept.append(parameter)
             case .groupBy:
                 request.groupBy = parameter.value
                 request.kept.append(parameter)
@@ -60,32 +81,22 @@ extension ListRequest {
                 preconditionFailure("handled above")
             }
         }
-
-        if let pageSize {
-            guard pageSize > 0 else { throw .invalidParameter("\(names.pageSize) must be at least 1") }
-            request.pageSize = try effectivePageSize(pageSize, name: names.pageSize, options: options)
-        }
-        if offset != nil, page != nil {
-            throw .conflictingParameters("\(names.offset) and \(names.page) cannot be used together")
-        }
-        if let offset { request.offset = offset }
-        if let page {
-            guard page >= options.pageBase else {
-                throw .invalidParameter("\(names.page) must be at least \(options.pageBase), got \(page)")
-            }
-            let (start, overflow) = (page - options.pageBase).multipliedReportingOverflow(by: request.pageSize)
-            guard !overflow, start <= Decimal53.limit else {
-                throw .invalidParameter(
-                    "\(names.page) \(page) with \(names.pageSize) \(request.pageSize) starts beyond 2^53")
-            }
-            request.offset = start
-            request.style = .page
-        }
-
-        if !request.metadataOnly, let rangeHeader, let range = ItemRange.parse(rangeHeader) {
-            if offset != nil || page != nil {
+        request.sort = try dialect.sort.read(sortValues, order)
+        if let filterSearch {
+            guard request.q == nil else {
                 throw .conflictingParameters(
-                    "the Range header cannot be used together with \(offset != nil ? names.offset : names.page)")
+                    "q and the q of \(dialect.filter?.key ?? "filter") cannot be used together")
+            }
+            request.q = filterSearch
+        }
+        let mode = try readPaging(paging, modes: modes, options: options, into: &request)
+
+        if !request.metadataOnly, let rangeHeader, let range = ItemRange.parse(rangeHeader),
+            !sameWindow(range, mode: mode, paging: paging)
+        {
+            // A page size beside it is overridden by the range's width; a position clashes.
+            if let position = paging.first(where: { $0.key != mode.size }) {
+                throw .conflictingParameters("the Range header cannot be used together with \(position.key)")
             }
             let width = try effectivePageSize(range.count, name: "Range", options: options)
             request.offset = range.first
@@ -93,6 +104,95 @@ extension ListRequest {
             request.range = ItemRange(first: range.first, last: range.first + width - 1)
         }
         return request
+    }
+
+    /// Sets the slice and the link spelling from the paging parameters sent: the first of the
+    /// dialect's modes that names them all (none sent: the first mode), which it returns.
+    private static func readPaging(
+        _ paging: [QueryParameter], modes: [PagingMode], options: PagingOptions, into request: inout ListRequest
+    ) throws(FolioError) -> PagingMode {
+        guard let mode = modes.first(where: { mode in paging.allSatisfy { mode.names.contains($0.key) } }) else {
+            // Name the positions that clash (`offset and page`), not the size sent beside them.
+            let sizes = Set(modes.compactMap(\.size))
+            let positions = paging.map(\.key).filter { !sizes.contains($0) }
+            let clashing = positions.count >= 2 ? positions : paging.map(\.key)
+            throw .conflictingParameters(clashing.joined(separator: " and ") + " cannot be used together")
+        }
+        func value(_ name: String?) throws(FolioError) -> Int? {
+            guard let parameter = paging.first(where: { $0.key == name }) else { return nil }
+            return try number(parameter)
+        }
+        var pageSize = try value(mode.size)
+        let sizeName = mode.size ?? ""
+        var offset: Int?
+        switch mode.position {
+        case .offset(let name):
+            offset = try value(name)
+        case .page(let name, let base):
+            request.style = .page
+            if let page = try value(name) {
+                guard page >= base else { throw .invalidParameter("\(name) must be at least \(base), got \(page)") }
+                var size = request.pageSize
+                if let pageSize { size = try checkedPageSize(pageSize, name: sizeName, options: options) }
+                let (start, overflow) = (page - base).multipliedReportingOverflow(by: size)
+                guard !overflow, start <= Decimal53.limit else {
+                    throw .invalidParameter("\(name) \(page) with \(sizeName) \(size) starts beyond 2^53")
+                }
+                offset = start
+            }
+        case .startEnd(let startName, let endName):
+            offset = try value(startName)
+            if let end = try value(endName) {
+                guard end > offset ?? 0 else {
+                    throw .invalidParameter("\(endName) (\(end)) must be greater than \(startName) (\(offset ?? 0))")
+                }
+                pageSize = end - (offset ?? 0)
+            }
+        case .range(let name):
+            if let parameter = paging.first(where: { $0.key == name }) {
+                let (first, last) = try range(parameter)
+                offset = first
+                pageSize = last - first + 1
+            }
+        }
+        if let pageSize {
+            request.pageSize = try checkedPageSize(
+                pageSize, name: sizeName.isEmpty ? (paging.first?.key ?? "") : sizeName, options: options)
+        }
+        if let offset { request.offset = offset }
+        request.spelling = options.dialect == .folio ? nil : mode.spelling
+        return mode
+    }
+
+    /// Whether a `Range: items=a-b` header only repeats the window a `range=[a,b]` parameter
+    /// asked for: ra-data-simple-rest sends both (`Range: <resource>=0-24`), so a resource named
+    /// `items` would otherwise clash with itself. The parameter then rules (a `200` page).
+    private static func sameWindow(
+        _ range: ItemRange, mode: PagingMode, paging: [QueryParameter]
+    ) -> Bool {
+        guard case .range(let name) = mode.position, let parameter = paging.first(where: { $0.key == name }),
+            let window = try? Self.range(parameter)
+        else { return false }
+        return range.first == window.0 && range.last == window.1
+    }
+
+    /// `range=[first,last]`: two integers of at most 2^53, `first <= last`.
+    private static func range(_ parameter: QueryParameter) throws(FolioError) -> (Int, Int) {
+        guard case .array(let bounds)? = QueryJSON.parse(parameter.value), bounds.count == 2,
+            case .number(let firstText) = bounds[0], case .number(let lastText) = bounds[1],
+            let first = Decimal53.parse(firstText), let last = Decimal53.parse(lastText), first <= last
+        else {
+            throw .invalidParameter(
+                "\(parameter.key) must be a JSON array [first,last] of two non-negative integers with first <= last, "
+                    + "got \(DetailText.clip(parameter.value))")
+        }
+        return (first, last)
+    }
+
+    /// At least 1, then clamped or refused above `maxPageSize`.
+    private static func checkedPageSize(_ size: Int, name: String, options: PagingOptions) throws(FolioError) -> Int {
+        guard size > 0 else { throw .invalidParameter("\(name) must be at least 1") }
+        return try effectivePageSize(size, name: name, options: options)
     }
 
     /// `fields=id,name`: names of top-level members, none empty.
@@ -125,18 +225,14 @@ extension ListRequest {
         }
     }
 
-    /// What a parameter key means on this route.
+    /// What a parameter key means on this route, besides the dialect's paging and sort names.
     private enum Role: Equatable {
-        case pageSize, offset, page, sort, groupBy, beginsWith, snapshot, metadataOnly, fields, search, filter, other
-        /// `FIELD[op]` on a filterable field.
+        case groupBy, beginsWith, snapshot, metadataOnly, fields, search, filter, other
+        /// `FIELD[op]` (or a dialect's `FIELD_op`) on a filterable field.
         case comparison(field: String, name: String)
 
-        init(key: String, names: ParameterNames, filterable: [String]) {
+        init(key: String, filterable: [String], suffixes: [(suffix: String, comparison: Comparison)]) {
             switch key {
-            case names.pageSize: self = .pageSize
-            case names.offset: self = .offset
-            case names.page: self = .page
-            case "sort": self = .sort
             case "groupBy": self = .groupBy
             case "beginsWith": self = .beginsWith
             case "snapshot": self = .snapshot
@@ -152,6 +248,10 @@ extension ListRequest {
                     self = .comparison(
                         field: String(key[..<open]),
                         name: String(key[key.index(after: open)..<key.index(before: key.endIndex)]))
+                } else if let match = suffixes.first(where: { key.hasSuffix($0.suffix) }),
+                    filterable.contains(String(key.dropLast(match.suffix.count)))
+                {
+                    self = .comparison(field: String(key.dropLast(match.suffix.count)), name: match.comparison.rawValue)
                 } else {
                     self = .other
                 }

@@ -11,6 +11,9 @@ public struct ListRequest: Sendable, Hashable {
     /// Effective page size, after clamping; for a `Range`, its width (clamped likewise).
     public var pageSize: Int
     public var style: Style
+    /// How links name pages, as the request named its own (a dialect's names, SPEC 3.8); nil:
+    /// Folio's names in `style`.
+    public var spelling: PageSpelling?
     public var metadataOnly: Bool
     public var snapshot: String?
     public var sort: String?

@@ -9,7 +9,7 @@ public enum PageWriter {
         [UInt8](
             exactly: Envelope(
                 paging: PagingObject(paging: paging, links: links),
-                items: Items(view: view, positions: paging.items.clamped(to: 0..<view.count), fields: fields),
+                items: PageItems(view: view, positions: paging.items.clamped(to: 0..<view.count), fields: fields),
                 itemsKey: itemsKey))
     }
 
@@ -20,12 +20,12 @@ public enum PageWriter {
 
     /// `[item,item]` for the view positions `items` (routes with `envelope: false`).
     public static func bareArray(view: ListView, items: Range<Int>, fields: SparseFields? = nil) -> [UInt8] {
-        [UInt8](exactly: Items(view: view, positions: items, fields: fields))
+        [UInt8](exactly: PageItems(view: view, positions: items, fields: fields))
     }
 }
 
 /// The `"paging"` object's value.
-private struct PagingObject: ByteWritable {
+struct PagingObject: ByteWritable {
     let paging: Paging
     let snapshot: String
     let first: String?
@@ -57,24 +57,21 @@ private struct PagingObject: ByteWritable {
         sink.write(",\"snapshot\":")
         JSONText.writeString(snapshot, to: &sink)
         sink.write(",\"first\":")
-        writeLink(first, to: &sink)
+        JSONText.writeLink(first, to: &sink)
         sink.write(",\"previous\":")
-        writeLink(previous, to: &sink)
+        JSONText.writeLink(previous, to: &sink)
         sink.write(",\"next\":")
-        writeLink(next, to: &sink)
+        JSONText.writeLink(next, to: &sink)
         sink.write(",\"last\":")
-        writeLink(last, to: &sink)
+        JSONText.writeLink(last, to: &sink)
         sink.write(UInt8(ascii: "}"))
     }
 
-    private func writeLink(_ url: String?, to sink: inout some ByteSink) {
-        if let url { JSONText.writeString(url, to: &sink) } else { sink.write("null") }
-    }
 }
 
 /// `[item,item]`: element bytes copied from the list in view order (only the chosen members'
 /// bytes with `fields`).
-private struct Items: ByteWritable {
+struct PageItems: ByteWritable {
     let view: ListView
     let positions: Range<Int>
     var fields: SparseFields?
@@ -101,7 +98,7 @@ private struct Items: ByteWritable {
 /// `{"paging":…}` or `{"paging":…,"<itemsKey>":[…]}`.
 private struct Envelope: ByteWritable {
     let paging: PagingObject
-    let items: Items?
+    let items: PageItems?
     let itemsKey: String
 
     func write(to sink: inout some ByteSink) {

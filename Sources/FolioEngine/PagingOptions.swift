@@ -35,12 +35,15 @@ public struct PagingOptions: Sendable, Hashable {
     /// Field names usable as `?FIELD=value` and `?FIELD[op]=value` filters (the groupable and
     /// filterable ones); they count as Folio's own parameters.
     public var filterable: [String]
+    /// How requests name pages, sort and filter, and how bodies are written (SPEC 3.8).
+    public var dialect: Dialect
 
     public init(
         defaultPageSize: Int = 25, maxPageSize: Int = 500, overMax: OverMaxPageSize = .clamp,
         names: ParameterNames = ParameterNames(), pageBase: Int = 0, groupable: [String] = [],
-        filterable: [String] = []
+        filterable: [String] = [], dialect: Dialect = .folio
     ) {
+        self.dialect = dialect
         self.filterable = groupable + filterable.filter { !groupable.contains($0) }
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize

@@ -121,6 +121,10 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -s '\(base)/objects?sort=-price&pageSize=3'           # another order
           curl -s '\(base)/objects?groupBy=category&metadataOnly'      # sections by a field's value
           curl -s '\(base)/paged-objects?pageSize=5&page=3'         # crawled from 67 upstream pages of 20
+          curl -s '\(base)/drf/objects?page=2&page_size=5'           # Django REST framework page
+          curl -s '\(base)/hal/objects?page=1&size=5&sort=price,desc' # Spring Data REST (HAL)
+          curl -si '\(base)/jsonserver/objects?_page=2&_limit=5'      # json-server: bare array, X-Total-Count
+          curl -si '\(base)/simplerest/objects?range=%5B0,4%5D'       # react-admin: Content-Range
 
         """
     FileHandle.standardOutput.write(Data(text.utf8))

@@ -14,6 +14,20 @@ struct ValidationCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(path): \(message)" }
 
+    /// Checks that the file has exactly this one problem, at its key, with its key path.
+    func expectReportedOnce(sourceLocation: SourceLocation = #_sourceLocation) {
+        let problems = ConfigFixture.problems(yaml)
+        #expect(problems.count == 1, "\(problems)", sourceLocation: sourceLocation)
+        guard let problem = problems.first else { return }
+        let expected = ConfigFixture.position(of: at, in: yaml, occurrence: occurrence)
+        #expect(problem.path == path, sourceLocation: sourceLocation)
+        #expect(problem.message.contains(message), "\(problem.message)", sourceLocation: sourceLocation)
+        #expect(
+            problem.line == expected.line && problem.column == expected.column, "\(problem)",
+            sourceLocation: sourceLocation)
+        #expect(problem.file == "test.yaml", sourceLocation: sourceLocation)
+    }
+
     /// The minimal route with `lines` added to its mapping.
     static func route(_ lines: String...) -> String {
         ConfigFixture.minimal + "\n" + lines.map { "    " + $0 }.joined(separator: "\n")
@@ -230,14 +244,7 @@ struct ConfigurationValidationTests {
 
     @Test("each rule is reported once, at its key, with its key path", arguments: cases)
     func rule(_ c: ValidationCase) {
-        let problems = ConfigFixture.problems(c.yaml)
-        #expect(problems.count == 1, "\(problems)")
-        guard let problem = problems.first else { return }
-        let expected = ConfigFixture.position(of: c.at, in: c.yaml, occurrence: c.occurrence)
-        #expect(problem.path == c.path)
-        #expect(problem.message.contains(c.message), "\(problem.message)")
-        #expect(problem.line == expected.line && problem.column == expected.column, "\(problem)")
-        #expect(problem.file == "test.yaml")
+        c.expectReportedOnce()
     }
 
     @Test("nullable keys accept null; non-nullable ones do not")

@@ -14,7 +14,10 @@ import Testing
         let file = try String(contentsOfFile: path, encoding: .utf8)
         #expect(file == DemoConfiguration.yaml, "config/demo.yaml and DemoConfiguration.yaml differ: edit both")
         let configuration = try ConfigurationLoader.parse(yaml: DemoConfiguration.yaml, file: DemoConfiguration.file)
-        #expect(configuration.routes.map(\.name) == ["objects", "paged-objects"])
+        #expect(
+            configuration.routes.map(\.name) == [
+                "objects", "paged-objects", "drf-objects", "hal-objects", "jsonserver-objects", "simplerest-objects",
+            ])
     }
 
     /// The built executable serves the demo from a directory with no `config/` in it.

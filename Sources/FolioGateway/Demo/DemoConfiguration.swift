@@ -46,5 +46,51 @@ public enum DemoConfiguration {
             sortable: [name, price, id]
             groupable: [category]
 
+          # The same list in the page shapes other servers' clients expect (dialects, SPEC 3.8):
+          # Django REST framework, Spring Data REST (HAL), json-server and react-admin's simple REST.
+          - name: drf-objects
+            path: /drf/objects
+            upstream: http://demo-upstream/objects
+            dialect: drf
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price]
+            searchable: [name]
+
+          - name: hal-objects
+            path: /hal/objects
+            upstream: http://demo-upstream/objects
+            dialect: hal
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price]
+            searchable: [name]
+
+          - name: jsonserver-objects
+            path: /jsonserver/objects
+            upstream: http://demo-upstream/objects
+            dialect: jsonserver
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+
+          - name: simplerest-objects
+            path: /simplerest/objects
+            upstream: http://demo-upstream/objects
+            dialect: simplerest
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+
         """#
 }

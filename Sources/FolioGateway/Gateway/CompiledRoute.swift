@@ -41,7 +41,8 @@ final class CompiledRoute: Sendable {
             names: p.params,
             pageBase: p.pageBase,
             groupable: route.groupable.map(\.text),
-            filterable: route.filterable.map(\.text)
+            filterable: route.filterable.map(\.text),
+            dialect: p.dialect
         )
         self.itemsPointer = route.items
         self.indexLimits = IndexLimits(

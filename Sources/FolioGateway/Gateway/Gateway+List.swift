@@ -49,9 +49,7 @@ extension Gateway {
         case .gone(let current, let outcome):
             context.record.cache = outcome
             let links = LinkBuilder(
-                base: linkBase(target), kept: listRequest.kept, names: route.paging.names,
-                style: listRequest.style, pageSize: listRequest.pageSize, pageBase: route.paging.pageBase,
-                snapshot: current.token)
+                base: linkBase(target), request: listRequest, options: route.paging, snapshot: current.token)
             throw FolioError.snapshotGone(token: listRequest.snapshot ?? "", first: links.url(offset: 0))
                 .adding(header: .init("Cache-Status", outcome.header))
         }
@@ -83,10 +81,9 @@ extension Gateway {
             totalCount: total, offset: listRequest.offset, pageSize: listRequest.pageSize,
             pageBase: route.paging.pageBase)
         let links = LinkBuilder(
-            base: linkBase(target), kept: listRequest.kept, names: route.paging.names,
-            style: listRequest.style, pageSize: listRequest.pageSize, pageBase: route.paging.pageBase,
-            snapshot: snapshot.token)
-        let representation: String
+            base: linkBase(target), request: listRequest, options: route.paging, snapshot: snapshot.token)
+        let dialect = route.paging.dialect
+        var representation: String
         if listRequest.metadataOnly {
             representation = "metadata"
         } else if listRequest.range != nil {
@@ -94,6 +91,7 @@ extension Gateway {
         } else {
             representation = route.config.paging.envelope ? "envelope" : "bare"
         }
+        if dialect != .folio { representation = dialect.name + "-" + representation }
         let etag = ETag.make(
             snapshot: snapshot.token, query: links.url(offset: listRequest.offset), representation: representation)
 
@@ -104,20 +102,18 @@ extension Gateway {
         headers[.xTotalCount] = String(total)
         headers[.cacheStatus] = cacheStatus
         if let age { headers[.age] = String(age) }
-        var entity: HTTPFields = [.acceptRanges: "items", .contentType: "application/json"]
+        let itemsKey = route.config.paging.itemsKey
+        if contentRange == nil, dialect.contentRangeOnPages, !listRequest.metadataOnly {
+            contentRange = ContentRange.page(unit: itemsKey, items: paging.items, total: total)
+        }
+        var entity: HTTPFields = [.acceptRanges: "items", .contentType: dialect.contentType]
         if let contentRange { entity[.contentRange] = contentRange }
 
-        let bytes: [UInt8]
-        if listRequest.metadataOnly {
-            bytes = PageWriter.metadata(paging: paging, links: links)
-        } else if route.config.paging.envelope {
-            bytes = PageWriter.envelope(
-                view: view, paging: paging, links: links, itemsKey: route.config.paging.itemsKey,
-                fields: listRequest.fields.map(SparseFields.init))
-        } else {
-            bytes = PageWriter.bareArray(
-                view: view, items: paging.items, fields: listRequest.fields.map(SparseFields.init))
-        }
+        let bytes = dialect.body(
+            DialectPage(
+                view: view, paging: paging, links: links, itemsKey: itemsKey,
+                fields: listRequest.fields.map(SparseFields.init), metadataOnly: listRequest.metadataOnly,
+                envelope: route.config.paging.envelope))
         return listAnswer(
             request, status: status, headers: headers, entity: entity, etag: etag, body: bytes, snapshot: snapshot,
             grew: &grew)

@@ -46,22 +46,6 @@ func withUpstreamClient<T>(
     }
 }
 
-/// Runs `body` with a started test upstream that is always stopped.
-func withTestUpstream<T>(
-    _ handler: @escaping TestUpstream.Handler,
-    _ body: (TestUpstream) async throws -> T
-) async throws -> T {
-    let upstream = try await TestUpstream.start(handler)
-    do {
-        let result = try await body(upstream)
-        await upstream.stop()
-        return result
-    } catch {
-        await upstream.stop()
-        throw error
-    }
-}
-
 /// Bytes that are easy to tell apart: position-dependent, not all the same.
 func sampleBytes(_ count: Int) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) }

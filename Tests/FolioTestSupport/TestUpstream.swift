@@ -21,49 +21,59 @@ import NIOPosix
 ///     #expect(upstream.requests.first?.path == "/items")
 /// }   // stopped here, also when the body throws
 /// ```
-final class TestUpstream: Sendable {
+public final class TestUpstream: Sendable {
     /// One request as received: header names in their original case and order.
-    struct Recorded: Sendable {
-        var method: String
-        var path: String
-        var query: String?
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
+    public struct Recorded: Sendable {
+        public var method: String
+        public var path: String
+        public var query: String?
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public init(
+            method: String, path: String, query: String?, headers: [(name: String, value: String)], body: [UInt8]
+        ) {
+            self.method = method
+            self.path = path
+            self.query = query
+            self.headers = headers
+            self.body = body
+        }
 
         /// The value sent for `name` (case-insensitive), several lines joined by ", "; nil if absent.
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             let values = headerValues(name)
             return values.isEmpty ? nil : values.joined(separator: ", ")
         }
 
         /// Every value sent for `name` (case-insensitive), one per header line.
-        func headerValues(_ name: String) -> [String] {
+        public func headerValues(_ name: String) -> [String] {
             headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
         }
 
-        var bodyText: String { String(decoding: body, as: UTF8.self) }
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// What to answer. Without `chunks`, `body` is sent with a `Content-Length` (unless
     /// `headers` already frame it); with `chunks`, each is written separately, chunked.
-    struct Reply: Sendable {
-        var status: Int = 200
-        var headers: [(String, String)] = []
-        var body: [UInt8] = []
-        var chunks: [[UInt8]]? = nil
+    public struct Reply: Sendable {
+        public var status: Int = 200
+        public var headers: [(String, String)] = []
+        public var body: [UInt8] = []
+        public var chunks: [[UInt8]]? = nil
         /// Wait before sending the head.
-        var delay: Duration? = nil
+        public var delay: Duration? = nil
         /// Wait before each body chunk (a slow drip).
-        var chunkDelay: Duration? = nil
+        public var chunkDelay: Duration? = nil
         /// Close the connection after the body parts instead of ending the message.
-        var truncate: Bool = false
+        public var truncate: Bool = false
         /// Abort the connection with a TCP reset (SO_LINGER 0) after the body parts.
-        var reset: Bool = false
+        public var reset: Bool = false
         /// Awaited before body part `index` is written (after `chunkDelay`), e.g. to hold the
         /// rest of a body back until the client has shown it received the first part.
-        var beforeChunk: (@Sendable (_ index: Int) async -> Void)? = nil
+        public var beforeChunk: (@Sendable (_ index: Int) async -> Void)? = nil
 
-        init(
+        public init(
             status: Int = 200,
             headers: [(String, String)] = [],
             body: [UInt8] = [],
@@ -81,23 +91,23 @@ final class TestUpstream: Sendable {
             self.truncate = truncate
         }
 
-        static func json(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
+        public static func json(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
             Reply(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(text.utf8))
         }
 
-        static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
+        public static func text(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
             Reply(status: status, headers: [("Content-Type", "text/plain")] + headers, body: Array(text.utf8))
         }
 
-        static func redirect(to location: String, status: Int = 302) -> Reply {
+        public static func redirect(to location: String, status: Int = 302) -> Reply {
             Reply(status: status, headers: [("Location", location)])
         }
     }
 
-    typealias Handler = @Sendable (Recorded) async -> Reply
+    public typealias Handler = @Sendable (Recorded) async -> Reply
 
-    let port: Int
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private let core: Core
     private let listener: any Channel
@@ -108,7 +118,7 @@ final class TestUpstream: Sendable {
         self.listener = listener
     }
 
-    static func start(_ handler: @escaping Handler) async throws -> TestUpstream {
+    public static func start(_ handler: @escaping Handler) async throws -> TestUpstream {
         let core = Core(handler: handler)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -125,17 +135,17 @@ final class TestUpstream: Sendable {
     }
 
     /// Everything received so far, in order of completion.
-    var requests: [Recorded] { core.state.withLockedValue { $0.requests } }
-    var requestCount: Int { core.state.withLockedValue { $0.requests.count } }
+    public var requests: [Recorded] { core.state.withLockedValue { $0.requests } }
+    public var requestCount: Int { core.state.withLockedValue { $0.requests.count } }
     /// Request heads seen so far, counted before their bodies have arrived.
-    var headCount: Int { core.state.withLockedValue { $0.heads } }
+    public var headCount: Int { core.state.withLockedValue { $0.heads } }
 
-    func setHandler(_ handler: @escaping Handler) {
+    public func setHandler(_ handler: @escaping Handler) {
         core.state.withLockedValue { $0.handler = handler }
     }
 
     /// Closes the listener and every connection; afterwards the port refuses connections.
-    func stop() async {
+    public func stop() async {
         try? await listener.close()
         let (connections, replies) = core.state.withLockedValue { state in
             state.stopped = true
@@ -282,5 +292,21 @@ extension TestUpstream {
             return
         }
         try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+    }
+}
+
+/// Runs `body` with a started test upstream that is always stopped.
+public func withTestUpstream<T>(
+    _ handler: @escaping TestUpstream.Handler,
+    _ body: (TestUpstream) async throws -> T
+) async throws -> T {
+    let upstream = try await TestUpstream.start(handler)
+    do {
+        let result = try await body(upstream)
+        await upstream.stop()
+        return result
+    } catch {
+        await upstream.stop()
+        throw error
     }
 }

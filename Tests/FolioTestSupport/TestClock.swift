@@ -2,19 +2,21 @@ import Synchronization
 
 /// A clock the tests move by hand, injected as the gateway's `now`, so freshness tests never
 /// sleep.
-final class TestClock: Sendable {
+public final class TestClock: Sendable {
     private let current = Mutex(ContinuousClock.now)
 
-    var now: @Sendable () -> ContinuousClock.Instant { { self.current.withLock { $0 } } }
+    public init() {}
 
-    func advance(_ duration: Duration) {
+    public var now: @Sendable () -> ContinuousClock.Instant { { self.current.withLock { $0 } } }
+
+    public func advance(_ duration: Duration) {
         current.withLock { $0 += duration }
     }
 }
 
 /// Polls `condition` until it holds or `timeout` passes (for background work such as a
 /// stale-while-revalidate refresh); returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Why a page, section index or feed step could not be loaded.
+///
+/// An opaque struct over a private enum (the house habit): match on `code` or `status`; the
+/// `description` says what happened in words.
+public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable short name of the kind, usable as a log or metric label.
+    public enum Code: String, Sendable {
+        /// Folio answered a problem (SPEC 3.5) or another error status.
+        case status
+        /// The snapshot is gone (410); the list resets itself to `Link rel="first"`.
+        case snapshotGone
+        /// The answer is not the page shape the dialect describes.
+        case malformed
+        /// The transport failed (connection refused, timed out, …).
+        case transport
+    }
+
+    public let code: Code
+    /// The HTTP status, when there was an answer.
+    public let status: Int?
+    /// The problem's `detail` (or what did not parse).
+    public let detail: String
+    /// With `snapshotGone`: the `Link rel="first"` of the 410, the current list's first page.
+    public let first: String?
+
+    init(_ code: Code, status: Int? = nil, detail: String, first: String? = nil) {
+        self.code = code
+        self.status = status
+        self.detail = detail
+        self.first = first
+    }
+
+    public var description: String {
+        if let status { return "\(code.rawValue) \(status): \(detail)" }
+        return "\(code.rawValue): \(detail)"
+    }
+
+    static func malformed(_ detail: String) -> ClientError { ClientError(.malformed, detail: detail) }
+
+    static func transport(_ error: any Error) -> ClientError { ClientError(.transport, detail: "\(error)") }
+
+    /// An error status: the problem+json `detail` (or `title`) when the body is one.
+    static func status(_ status: Int, body: Data, first: String?) -> ClientError {
+        struct Problem: Decodable {
+            var title: String?
+            var detail: String?
+        }
+        let problem = try? JSONDecoder().decode(Problem.self, from: body)
+        let detail = problem?.detail ?? problem?.title ?? "HTTP \(status)"
+        return ClientError(status == 410 ? .snapshotGone : .status, status: status, detail: detail, first: first)
+    }
+}

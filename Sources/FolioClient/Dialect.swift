@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The page shape a route speaks (SPEC 3.8): which paging parameters a request carries and where
+/// the items, the total and the links are in the answer. Only dialects that carry a total are
+/// here, since the paged list needs its count up front.
+public enum Dialect: String, Sendable, CaseIterable {
+    /// Folio's own envelope (SPEC 3.1): `pageSize`/`offset`, `{"paging": {…}, "<itemsKey>": […]}`;
+    /// also a bare array with `X-Total-Count` (`envelope: false`).
+    case folio
+    /// Django REST framework: `limit`/`offset`, `{"count", "next", "previous", "results"}`.
+    case drf
+    /// Spring Data REST: `page`/`size`, `{"_embedded": {…}, "_links": {…}, "page": {…}}`.
+    case hal
+    /// json-server 0.17: `_start`/`_end`, the bare array, the total in `X-Total-Count`.
+    case jsonServer = "jsonserver"
+    /// react-admin's simple REST: `range=[a,b]`, the bare array, the total in `Content-Range`.
+    case simpleRest = "simplerest"
+
+    /// The paging parameters asking for `limit` items from `offset` (a multiple of `limit`).
+    func pagingQuery(offset: Int, limit: Int) -> [URLQueryItem] {
+        switch self {
+        case .folio:
+            [URLQueryItem(name: "pageSize", value: "\(limit)"), URLQueryItem(name: "offset", value: "\(offset)")]
+        case .drf: [URLQueryItem(name: "limit", value: "\(limit)"), URLQueryItem(name: "offset", value: "\(offset)")]
+        case .hal:
+            [URLQueryItem(name: "page", value: "\(offset / limit)"), URLQueryItem(name: "size", value: "\(limit)")]
+        case .jsonServer:
+            [URLQueryItem(name: "_start", value: "\(offset)"), URLQueryItem(name: "_end", value: "\(offset + limit)")]
+        case .simpleRest: [URLQueryItem(name: "range", value: "[\(offset),\(offset + limit - 1)]")]
+        }
+    }
+
+    /// Reads a `200` answer of this dialect.
+    func page<Element: Decodable & Sendable>(
+        of type: Element.Type, from data: Data, response: HTTPURLResponse
+    ) throws(ClientError) -> Page<Element> {
+        let links = Links(header: response.header("Link"))
+        var page: Page<Element>
+        do {
+            switch self {
+            case .folio: page = try FolioBody<Element>.page(data, response: response)
+            case .drf: page = try JSONDecoder().decode(DRFBody<Element>.self, from: data).page
+            case .hal: page = try JSONDecoder().decode(HALBody<Element>.self, from: data).page
+            case .jsonServer: page = try BareBody<Element>.page(data, total: response.header("X-Total-Count"))
+            case .simpleRest: page = try BareBody<Element>.page(data, contentRange: response.header("Content-Range"))
+            }
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            throw .malformed("not a \(rawValue) page: \(error)")
+        }
+        page.snapshot = page.snapshot ?? links.snapshot ?? page.next.flatMap(Links.snapshot(in:))
+        page.next = page.next ?? links["next"]
+        page.first = page.first ?? links["first"]
+        return page
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The other seed pattern: a feed that appends page after page by following `next` until
+/// `hasMore` is false (infinite scroll without a known end).
+///
+/// A failed step leaves the feed as it was, so calling `loadMore()` again asks the same page:
+/// no item is skipped or appended twice. Calls that overlap share one request.
+public actor LoadMoreFeed<Element: Decodable & Sendable> {
+    public let endpoint: ListEndpoint
+    public let pageSize: Int
+    public private(set) var items: [Element] = []
+    /// False once a page without `next` arrived.
+    public private(set) var hasMore = true
+    /// The list's total, once the first page arrived.
+    public private(set) var totalCount: Int?
+
+    private var next: URL?
+    private var inFlight: Task<Page<Element>, any Error>?
+
+    public init(endpoint: ListEndpoint, pageSize: Int = 25) {
+        self.endpoint = endpoint
+        self.pageSize = pageSize
+    }
+
+    /// Loads the next page and returns its items (already appended to `items`); `[]` at the end.
+    @discardableResult
+    public func loadMore() async throws -> [Element] {
+        if let inFlight { return try await inFlight.value.items }
+        guard hasMore else { return [] }
+        let url = next ?? endpoint.pageURL(offset: 0, limit: pageSize, snapshot: nil)
+        let endpoint = endpoint
+        let task = Task { () async throws -> Page<Element> in try await endpoint.page(url) }
+        inFlight = task
+        defer { inFlight = nil }
+        let page = try await task.value
+        append(page)
+        return page.items
+    }
+
+    private func append(_ page: Page<Element>) {
+        items += page.items
+        totalCount = page.totalCount
+        next = page.next.flatMap(endpoint.resolve)
+        hasMore = next != nil
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FolioClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Holds every request at a gate until the test opens it: a fling's requests are still waiting
+/// when the list moves on and cancels them, so cancellations are deterministic. A cancelled
+/// request never reaches the wrapped transport.
+final class GateTransport: Transport {
+    private struct State {
+        var open = false
+        var held: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var next = 0
+        var passed = 0
+    }
+
+    private let inner: any Transport
+    private let state = Mutex(State())
+
+    init(_ inner: any Transport = URLSessionTransport()) {
+        self.inner = inner
+    }
+
+    /// Requests waiting at the gate.
+    var held: Int { state.withLock { $0.held.count } }
+    /// Requests handed to the wrapped transport.
+    var passed: Int { state.withLock { $0.passed } }
+
+    /// Opens (every waiting and later request passes) or closes the gate.
+    func setOpen(_ open: Bool) {
+        let released = state.withLock { state in
+            state.open = open
+            defer { if open { state.held = [:] } }
+            return open ? Array(state.held.values) : []
+        }
+        for continuation in released { continuation.resume() }
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let id = state.withLock { state in
+            state.next += 1
+            return state.next
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let passes = state.withLock { state in
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return false
+                    }
+                    if state.open { return true }
+                    state.held[id] = continuation
+                    return false
+                }
+                if passes { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.held.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+        try Task.checkCancellation()
+        state.withLock { $0.passed += 1 }
+        return try await inner.send(request)
+    }
+}
+
+/// Sends every request, but loses the answer of request number `failing` (1-based) once, as a
+/// dropped connection would after the server answered: a retry must not append its items twice.
+final class FailOnceTransport: Transport {
+    private let inner: any Transport
+    private let failing: Int
+    private let sent = Mutex(0)
+
+    init(failing: Int, _ inner: any Transport = URLSessionTransport()) {
+        self.failing = failing
+        self.inner = inner
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let number = sent.withLock { count in
+            count += 1
+            return count
+        }
+        let answer = try await inner.send(request)
+        if number == failing { throw URLError(.networkConnectionLost) }
+        return answer
+    }
+}
+
+/// Answers every request with one canned body and headers (dialect bodies exactly as SPEC 3.8
+/// writes them) and records the URLs asked.
+final class CannedTransport: Transport {
+    let body: String
+    let headers: [String: String]
+    private let urls = Mutex<[URL]>([])
+
+    init(body: String, headers: [String: String] = [:]) {
+        self.body = body
+        self.headers = headers
+    }
+
+    var requested: [URL] { urls.withLock { $0 } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let url = try #require(request.url)
+        urls.withLock { $0.append(url) }
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!
+        return (Data(body.utf8), response)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import FolioGateway
+
+/// Runs the demo's built-in config (its upstream address and listeners rewritten for a test)
+/// over a live `DemoUpstream` while `body` runs.
+func withDemoGateway(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    var logger = Logger(label: "folio.test.demo")
+    logger.logLevel = .critical
+    let demo = DemoUpstream.application(logger: logger) { _ in }
+    try await demo.test(.live) { upstreamClient in
+        let port = try #require(upstreamClient.port)
+        let yaml = DemoConfiguration.yaml
+            .replacingOccurrences(of: "http://demo-upstream", with: "http://127.0.0.1:\(port)")
+            .replacingOccurrences(of: "listen: 127.0.0.1:8080", with: "listen: 127.0.0.1:0")
+            .replacingOccurrences(of: "admin: 127.0.0.1:0", with: "admin: null")
+        try await withGateway(yaml) { client, _ in try await body(client) }
+    }
+}
+
+/// The demo serves one route per dialect (SPEC 3.8); the README's and the tour's requests give
+/// the same items as Folio's own route over the same list.
+@Suite struct DemoDialectTests {
+    @Test func readmeRequestsPerDialect() async throws {
+        try await withDemoGateway { client in
+            let folio = try await client.execute(uri: "/objects?pageSize=3&offset=3", method: .get)
+            let expected = try rawItems(folio.text)
+            #expect(expected.count == 3)
+
+            let drf = try await client.execute(uri: "/drf/objects?page=2&page_size=3", method: .get)
+            #expect(try rawItems(drf.text, key: "results") == expected)
+            #expect(try drf.json["count"] as? Int == DemoData.count)
+
+            let hal = try await client.execute(uri: "/hal/objects?page=1&size=3", method: .get)
+            #expect(try rawItems(hal.text, key: "objects") == expected)
+            #expect(hal.header("Content-Type") == "application/hal+json")
+
+            let jsonServer = try await client.execute(uri: "/jsonserver/objects?_page=2&_limit=3", method: .get)
+            #expect(try rawItems("{\"x\":" + jsonServer.text + "}", key: "x") == expected)
+            #expect(jsonServer.header("X-Total-Count") == String(DemoData.count))
+
+            let simpleRest = try await client.execute(uri: "/simplerest/objects?range=%5B3%2C5%5D", method: .get)
+            #expect(try rawItems("{\"x\":" + simpleRest.text + "}", key: "x") == expected)
+            #expect(simpleRest.header("Content-Range") == "objects 3-5/\(DemoData.count)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import FolioConfiguration
+import FolioEngine
+import Foundation
+import Testing
+
+@testable import FolioGateway
+
+/// `dialect` in the config (SPEC 2, 2.1, 3.8): read per route and in `defaults`, an unknown one
+/// reported at its key, and each dialect's names reserved like Folio's own parameters.
+@Suite struct DialectConfigurationTests {
+    static let cases: [ValidationCase] = [
+        .init(
+            yaml: ValidationCase.route("dialect: odata"), path: "routes[0].dialect",
+            message: "unknown dialect 'odata'; expected one of folio, drf, hal, jsonserver, simplerest",
+            at: "dialect"),
+        .init(
+            yaml: "defaults:\n  dialect: DRF\n" + ConfigFixture.minimal, path: "defaults.dialect",
+            message: "unknown dialect 'DRF'", at: "dialect"),
+        .init(
+            yaml: ValidationCase.route("dialect: jsonserver", "filterable: [_page]"), path: "routes[0].filterable[0]",
+            message: "one of Folio's own parameters", at: "_page"),
+        .init(
+            yaml: ValidationCase.route("dialect: simplerest", "forwardQuery: [filter]"),
+            path: "routes[0].forwardQuery[0]", message: "one of Folio's own parameters", at: "filter]"),
+        .init(
+            yaml: ValidationCase.route("dialect: drf", "groupable: [page_size]"), path: "routes[0].groupable[0]",
+            message: "one of Folio's own parameters", at: "page_size"),
+        .init(
+            yaml: ValidationCase.route("dialect: hal", "filterable: [size]"), path: "routes[0].filterable[0]",
+            message: "one of Folio's own parameters", at: "size]"),
+    ]
+
+    @Test(arguments: cases) func rule(_ c: ValidationCase) {
+        c.expectReportedOnce()
+    }
+
+    @Test func routesInheritTheDefaultDialectAndMayOverrideIt() throws {
+        let yaml = """
+            defaults:
+              dialect: hal
+            routes:
+              - { name: a, path: /a, upstream: "http://u/a" }
+              - { name: b, path: /b, upstream: "http://u/b", dialect: simplerest }
+              - { name: c, path: /c, upstream: "http://u/c", dialect: folio, filterable: [size] }
+            """
+        let config = try ConfigurationLoader.parse(yaml: yaml, file: "f")
+        #expect(config.routes.map(\.paging.dialect.name) == ["hal", "simplerest", "folio"])
+        // Folio's names are ordinary in another dialect, and a dialect's in Folio's.
+        let ok = ValidationCase.route("dialect: hal", "filterable: [pageSize, offset]")
+        #expect(ConfigFixture.problems(ok).isEmpty)
+    }
+
+    @Test func folioValidateRejectsAnUnknownDialect() throws {
+        let yaml = "defaults:\n  dialect: folio\n" + ValidationCase.route("dialect: jsonapi")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dialect-\(UUID().uuidString).yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = try FolioProcess.executable()
+        process.arguments = ["validate", "--config", file.path]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let at = ConfigFixture.position(of: "dialect: jsonapi", in: yaml)
+        #expect(
+            output
+                == "\(file.path):\(at.line):\(at.column): routes[0].dialect: unknown dialect 'jsonapi'; "
+                + "expected one of folio, drf, hal, jsonserver, simplerest\n")
+    }
+}
