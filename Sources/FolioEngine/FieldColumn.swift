@@ -54,11 +54,11 @@ final class FieldColumn {
         self.rule = rule
         nullTier = rule == .sectionKey ? 2 : 4
         let count = list.count
-        let kinds = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        let kinds = HugePages.allocate(UInt8.self, capacity: count)
         kinds.initialize(repeating: Kind.missing.rawValue)
-        let first = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        let first = HugePages.allocate(UInt32.self, capacity: count)
         first.initialize(repeating: 0)
-        let second = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        let second = HugePages.allocate(UInt32.self, capacity: count)
         second.initialize(repeating: 0)
         self.kinds = kinds
         self.first = first

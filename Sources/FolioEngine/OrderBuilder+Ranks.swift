@@ -23,6 +23,7 @@ extension OrderBuilder {
         let count = entry.order.count
         var groups = 0
         let ranks = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePages.advise(buffer)
             for position in 0..<count {
                 if position == 0 || !entry.ties[position] { groups += 1 }
                 buffer[Int(entry.order[position])] = UInt32(groups - 1)
@@ -47,6 +48,7 @@ extension OrderBuilder {
             for element in current { offsets[(Int(ranks[Int(element)]) >> shift) & mask + 1] += 1 }
             for digit in 0...mask { offsets[digit + 1] += offsets[digit] }
             current = [UInt32](unsafeUninitializedCapacity: current.count) { buffer, initialized in
+                HugePages.advise(buffer)
                 for element in current {
                     let digit = (Int(ranks[Int(element)]) >> shift) & mask
                     buffer[offsets[digit]] = element

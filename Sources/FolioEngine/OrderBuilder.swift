@@ -17,6 +17,7 @@ enum OrderBuilder {
             var ties = BitVector(count: count)
             let order = withScratch(count) { scratch in
                 [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    HugePages.advise(buffer)
                     for index in 0..<count { buffer[index] = UInt32(index) }
                     initialized = count
                     let sorter = scratch.sorter(column: column, descending: descending, order: buffer)
@@ -75,9 +76,12 @@ enum OrderBuilder {
     private static func withScratch<Result>(_ count: Int, _ body: (Scratch) -> Result) -> Result {
         let size = max(count, 1)
         let scratch = Scratch(
-            keys: .allocate(capacity: size), spareKeys: .allocate(capacity: size),
-            spareOrder: .allocate(capacity: size), early: .allocate(capacity: size * Sorter.earlyChunks),
-            depths: .allocate(capacity: size), tails: .allocate(capacity: size))
+            keys: HugePages.allocate(UInt64.self, capacity: size),
+            spareKeys: HugePages.allocate(UInt64.self, capacity: size),
+            spareOrder: HugePages.allocate(UInt32.self, capacity: size),
+            early: HugePages.allocate(UInt64.self, capacity: size * Sorter.earlyChunks),
+            depths: HugePages.allocate(UInt8.self, capacity: size),
+            tails: HugePages.allocate(UInt64.self, capacity: size))
         defer {
             scratch.keys.deallocate()
             scratch.spareKeys.deallocate()

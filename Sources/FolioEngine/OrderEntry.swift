@@ -18,6 +18,7 @@ struct OrderEntry: Sendable {
         let nonNull = count - nullCount
         var reversedTies = BitVector(count: count)
         let reversedOrder = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePages.advise(buffer)
             var write = 0
             var groupEnd = nonNull
             var position = nonNull - 1

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Everything derived from one snapshot's list for sorting, sections and filters (docs/API.md,
@@ -19,6 +20,9 @@ public final class SnapshotIndexes: Sendable {
     static let searchesKept = 32
     /// Distinct filtered views kept per snapshot, least recently used dropped first.
     static let viewsKept = 32
+    /// From this many elements, the single-field orders a several-key order needs are built in
+    /// parallel (below it each takes a few milliseconds).
+    static let parallelOrderCount = 65_536
 
     /// The filtered view described by `key` (sort, filters, search: whatever selects it), built
     /// by `build` the first time and kept (4 bytes an element it holds, counted in
@@ -136,13 +140,21 @@ public final class SnapshotIndexes: Sendable {
     /// position. Nil for `SortSpec.upstream` (the identity).
     public func order(_ sort: SortSpec) -> [UInt32]? {
         guard let firstKey = sort.keys.first else { return nil }
-        let base = entry(OrderID(field: firstKey.field, descending: firstKey.descending, crossType: false))
-        guard sort.keys.count > 1 else { return base.order }
+        let first = normalized(OrderID(field: firstKey.field, descending: firstKey.descending))
+        guard sort.keys.count > 1 else { return entry(first).order }
         if let cached = state.withLock({ $0.multi[sort] }) { return cached }
         let further = sort.keys.dropFirst().map { normalized(OrderID(field: $0.field, descending: $0.descending)) }
-        let built = state.withLock { state in
-            further.allSatisfy { id in state.single[id] != nil || state.single[id.opposite] != nil }
+        func isBuilt(_ id: OrderID, _ state: borrowing State) -> Bool {
+            state.single[id] != nil || state.single[id.opposite] != nil
         }
+        let missing = state.withLock { state in ([first] + further).filter { !isBuilt($0, state) } }
+        if missing.count > 1, list.count >= Self.parallelOrderCount {
+            // Each key's single-field order on a core of its own; then the several-key order is
+            // a linear pass over them (`fromSingles`).
+            DispatchQueue.concurrentPerform(iterations: missing.count) { _ = entry(missing[$0]) }
+        }
+        let base = entry(first)
+        let built = state.withLock { state in further.allSatisfy { isBuilt($0, state) } }
         let order: [UInt32]
         if built || base.ties.setCount * 2 > base.order.count {
             order = OrderBuilder.fromSingles([base] + further.map(entry))

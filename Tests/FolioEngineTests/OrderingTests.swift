@@ -227,6 +227,28 @@ import Testing
         #expect(fresh.order(try SortSpec(parsing: ["-name", "-price"])) == expected([(2, true), (1, true)]))
     }
 
+    /// A list large enough that the keys' single-field orders are built in parallel.
+    @Test func aSeveralKeyOrderOfALargeListBuildsItsKeysInParallelAndMatches() throws {
+        var random = SplitMix64(seed: 61)
+        let count = SnapshotIndexes.parallelOrderCount + 1_000
+        var rows: [(category: Int, price: Int)] = []
+        var elements: [String] = []
+        for id in 0..<count {
+            let row = (category: Int(random.next() % 4), price: Int(random.next() % 500))
+            rows.append(row)
+            elements.append(#"{"id":\#(id),"category":"c\#(row.category)","price":\#(row.price).5}"#)
+        }
+        let indexes = SnapshotIndexes(list: Support.list(elements), sectionKey: nil)
+        let order = indexes.order(try SortSpec(parsing: ["-category", "price"]))
+        let expected = Array(0..<UInt32(count)).sorted { x, y in
+            let (a, b) = (rows[Int(x)], rows[Int(y)])
+            if a.category != b.category { return a.category > b.category }
+            if a.price != b.price { return a.price < b.price }
+            return x < y
+        }
+        #expect(order == expected)
+    }
+
     @Test func upstreamSortIsNil() throws {
         let indexes = SnapshotIndexes(list: Support.list(["{}"]), sectionKey: nil)
         #expect(indexes.order(.upstream) == nil)
