@@ -20,16 +20,9 @@ PORT_FOLIO=18180
 [ -x "$FOLIO" ] || { echo "no folio binary at $FOLIO (swift build -c release)" >&2; exit 1; }
 for tool in wrk nginx curl python3; do command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 
-rm -rf "$WORK"; mkdir -p "$WORK/www" "$WORK/tmp"; chmod 755 "$WORK" "$WORK/www"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
 # shellcheck source=scripts/bench-lib.sh
 source "$ROOT/scripts/bench-lib.sh"
+bench_setup
 
 # A 10,000-item list of about 100 bytes an item (the shape of Benchmarks/Sources/ListData).
 python3 - "$WORK/www/list.json" <<'PY'

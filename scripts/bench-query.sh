@@ -56,18 +56,7 @@ open(sys.argv[1], "w").write("[" + ",".join(items) + "]")
 PY
 log "list: $(stat -c %s "$WORK/www/list.json") bytes"
 
-cat >"$WORK/nginx.conf" <<NGINX
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-$(nginx_http_common)
-    server { listen 127.0.0.1:$PORT_NGINX; root $WORK/www; }
-}
-NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+start_static_nginx $PORT_NGINX
 
 cat >"$WORK/folio.yaml" <<YAML
 server: { listen: 127.0.0.1:$PORT, admin: 127.0.0.1:$ADMIN }

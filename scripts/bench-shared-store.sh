@@ -31,27 +31,16 @@ for tool in wrk nginx curl python3 redis-server redis-cli; do
     command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }
 done
 
-rm -rf "$WORK"; mkdir -p "$WORK/www" "$WORK/tmp"; chmod 755 "$WORK" "$WORK/www"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
-    redis-cli -p $PORT_REDIS shutdown nosave >/dev/null 2>&1 || true
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
 # shellcheck source=scripts/bench-lib.sh
 source "$ROOT/scripts/bench-lib.sh"
+bench_setup
+cleanup() {
+    redis-cli -p $PORT_REDIS shutdown nosave >/dev/null 2>&1 || true
+    bench_cleanup
+}
+trap cleanup EXIT
 
-python3 - "$WORK/www" "$ITEMS" <<'PY'
-import json, sys
-def items(n):
-    return [json.dumps({"id": i, "name": "Item %07d" % i, "category": ["tools", "garden", "kitchen", "toys"][i % 4],
-                        "price": round(1 + (i * 37 % 1000) / 10, 2), "inStock": i % 3 != 0}, separators=(",", ":"))
-            for i in range(n)]
-open(sys.argv[1] + "/small.json", "w").write("[" + ",".join(items(10000)) + "]")
-open(sys.argv[1] + "/large.json", "w").write("[" + ",".join(items(int(sys.argv[2]))) + "]")
-PY
+write_item_lists "$WORK/www" 10000 "$ITEMS"
 log "large list: $(stat -c %s "$WORK/www/large.json") bytes"
 
 cat >"$WORK/nginx.conf" <<NGINX

@@ -26,40 +26,12 @@ PORT=18480
 [ -x "$LOAD" ] || { echo "no open-loop binary at $LOAD" >&2; exit 1; }
 for tool in nginx curl python3; do command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 
-rm -rf "$WORK"; mkdir -p "$WORK/www" "$WORK/tmp"; chmod 755 "$WORK" "$WORK/www"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
 # shellcheck source=scripts/bench-lib.sh
 source "$ROOT/scripts/bench-lib.sh"
-
-python3 - "$WORK/www" "$ITEMS" <<'PY'
-import json, sys
-def items(n):
-    return [json.dumps({"id": i, "name": "Item %07d" % i, "category": ["tools", "garden", "kitchen", "toys"][i % 4],
-                        "price": round(1 + (i * 37 % 1000) / 10, 2), "inStock": i % 3 != 0}, separators=(",", ":"))
-            for i in range(n)]
-open(sys.argv[1] + "/small.json", "w").write("[" + ",".join(items(1000)) + "]")
-open(sys.argv[1] + "/large.json", "w").write("[" + ",".join(items(int(sys.argv[2]))) + "]")
-PY
+bench_setup
+write_item_lists "$WORK/www" 1000 "$ITEMS"
 log "large list: $(stat -c %s "$WORK/www/large.json") bytes"
-
-cat >"$WORK/nginx.conf" <<NGINX
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-$(nginx_http_common)
-    server { listen 127.0.0.1:$PORT_NGINX; root $WORK/www; }
-}
-NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+start_static_nginx $PORT_NGINX
 
 cat >"$WORK/folio.yaml" <<YAML
 server: { listen: 127.0.0.1:$PORT }
