@@ -1,9 +1,16 @@
 /// Where the page writer puts bytes. Writing runs twice, once into a `ByteCounter` to learn the
-/// exact size and once into the buffer allocated at that size, so each page costs a single
+/// size and once into the buffer allocated at that size, so each page costs a single
 /// allocation however many items it has.
 protocol ByteSink {
     mutating func write(_ byte: UInt8)
     mutating func write(_ bytes: UnsafeRawBufferPointer)
+    /// The counting pass: a writer may count an upper bound of what it will write instead (a
+    /// sparse item counts as its whole bytes rather than scanning its members twice).
+    var isCounting: Bool { get }
+}
+
+extension ByteSink {
+    var isCounting: Bool { false }
 }
 
 extension ByteSink {
@@ -35,6 +42,7 @@ extension ByteSink {
 /// Counts bytes without storing them.
 struct ByteCounter: ByteSink {
     var count = 0
+    var isCounting: Bool { true }
     mutating func write(_ byte: UInt8) { count += 1 }
     mutating func write(_ bytes: UnsafeRawBufferPointer) { count += bytes.count }
 }
@@ -70,14 +78,15 @@ protocol ByteWritable {
 }
 
 extension [UInt8] {
-    /// Writes `content` once to count and once to store, into an array allocated exactly once.
+    /// Writes `content` once to count and once to store, into an array allocated once (at its
+    /// exact size, or at an upper bound when a writer counts one: sparse items).
     init(exactly content: some ByteWritable) {
         var counter = ByteCounter()
         content.write(to: &counter)
         self.init(unsafeUninitializedCapacity: counter.count) { buffer, initialized in
             var writer = BufferWriter(buffer: buffer)
             content.write(to: &writer)
-            precondition(writer.position == counter.count, "count and write passes disagree")
+            precondition(writer.position <= counter.count, "the write pass overran the count")
             initialized = writer.position
         }
     }

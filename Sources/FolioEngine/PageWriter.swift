@@ -84,7 +84,8 @@ struct PageItems: ByteWritable {
             for position in positions {
                 if position != positions.lowerBound { sink.write(UInt8(ascii: ",")) }
                 let range = list.range(of: view.elementIndex(at: position))
-                if let fields {
+                // A sparse item is never longer than the item: counted whole, scanned once.
+                if let fields, !sink.isCounting {
                     fields.write(bytes, range, to: &sink)
                 } else {
                     sink.write(UnsafeRawBufferPointer(rebasing: raw[range]))
