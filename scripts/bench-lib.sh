@@ -32,7 +32,8 @@ bench_cleanup() {
     wait 2>/dev/null || true
 }
 
-# nginx serving $WORK/www as static files on 127.0.0.1:$1, no access log.
+# nginx serving $WORK/www as static files on 127.0.0.1:$1, no access log; $2: more directives
+# for the server block.
 start_static_nginx() {
     cat >"$WORK/nginx.conf" <<NGINX
 worker_processes 1;
@@ -42,7 +43,7 @@ events { worker_connections 1024; }
 http {
     access_log off;
 $(nginx_http_common)
-    server { listen 127.0.0.1:$1; root $WORK/www; }
+    server { listen 127.0.0.1:$1; root $WORK/www; ${2:-} }
 }
 NGINX
     nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null

@@ -31,7 +31,8 @@ source "$ROOT/scripts/bench-lib.sh"
 bench_setup
 write_item_lists "$WORK/www" 1000 "$ITEMS"
 log "large list: $(stat -c %s "$WORK/www/large.json") bytes"
-start_static_nginx $PORT_NGINX
+# No validators: every refill downloads and indexes the whole list (a 304 would only renew it).
+start_static_nginx $PORT_NGINX "etag off; if_modified_since off;"
 
 cat >"$WORK/folio.yaml" <<YAML
 server: { listen: 127.0.0.1:$PORT }
