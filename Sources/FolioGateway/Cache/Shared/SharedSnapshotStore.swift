@@ -255,13 +255,13 @@ public final class SharedSnapshotStore: SnapshotStore {
     func snapshot(_ held: Snapshot, renewedBy freshness: StoredFreshness) -> Snapshot {
         let storedAt = instant(ofMilliseconds: freshness.storedAtMilliseconds, now: now())
         return held.renewed(
-            storedAt: storedAt, freshUntil: storedAt + .milliseconds(freshness.lifetimeMilliseconds),
-            etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
+            storedAt: storedAt, freshUntil: freshUntil(freshness, storedAt: storedAt), etag: freshness.etag,
+            lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
     }
 
     /// Until when a list stored with `freshness` is fresh, on this replica's clock.
-    func freshUntil(_ freshness: StoredFreshness) -> ContinuousClock.Instant {
-        instant(ofMilliseconds: freshness.storedAtMilliseconds, now: now())
+    func freshUntil(_ freshness: StoredFreshness, storedAt: ContinuousClock.Instant? = nil) -> ContinuousClock.Instant {
+        (storedAt ?? instant(ofMilliseconds: freshness.storedAtMilliseconds, now: now()))
             + .milliseconds(freshness.lifetimeMilliseconds)
     }
 }
