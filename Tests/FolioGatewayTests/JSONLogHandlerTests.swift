@@ -56,3 +56,33 @@ import Testing
         #expect(positions == positions.sorted())
     }
 }
+
+/// The access log's own writer against the generic path it stands in for.
+@Suite struct AccessLineTests {
+    @Test(arguments: [
+        AccessLine(
+            cacheStatus: "folio; hit; ttl=3599", durationMilliseconds: 0.123, method: "GET", path: "/objects",
+            peer: "127.0.0.1", requestID: "req-1", route: "objects", status: 200),
+        AccessLine(
+            cacheStatus: nil, durationMilliseconds: 12, method: "DELETE", path: "/a \"b\"\\c\n",
+            peer: nil, requestID: "", route: "none", status: 404),
+        AccessLine(
+            cacheStatus: "folio; fwd=miss; stored", durationMilliseconds: 1e-3, method: "HEAD", path: "/grüße/😀",
+            peer: "::1", requestID: "\u{01}x", route: "r\"", status: 503),
+    ])
+    func sameLineAsTheGenericPath(_ access: AccessLine) throws {
+        let fast = CapturedLog()
+        let generic = CapturedLog()
+        JSONLogHandler(label: "folio", output: fast.output).writeAccess(access)
+        JSONLogHandler(label: "folio", output: generic.output).log(
+            event: LogEvent(
+                level: .info, message: "request", metadata: access.metadata, source: "s", file: "f", function: "f",
+                line: 1))
+        // Everything after the timestamp, byte for byte.
+        let fastLine = try #require(fast.all.first)
+        let genericLine = try #require(generic.all.first)
+        let timeEnd = fastLine.range(of: "\",\"level\"")!.lowerBound
+        #expect(fastLine[timeEnd...] == genericLine[genericLine.range(of: "\",\"level\"")!.lowerBound...])
+        #expect(fast.all.count == 1)
+    }
+}

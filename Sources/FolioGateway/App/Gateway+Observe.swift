@@ -16,29 +16,43 @@ extension Gateway {
             if result == .collapsed { metrics.coalescedWaiters.increment() }
         }
         guard configuration.logging.access, logger.logLevel <= .info else { return }
-        logger.info(
-            "request",
-            metadata: accessFields(request, context: context, response: response, route: route, duration: duration))
+        let access = accessLine(request, context: context, response: response, route: route, duration: duration)
+        if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
+            handler.writeAccess(access)
+        } else {
+            logger.info("request", metadata: access.metadata)
+        }
     }
 
     /// The access log fields. The path is logged without its query (which may carry secrets);
     /// no request header is logged, so `Authorization` and `Cookie` never reach the log.
-    func accessFields(
+    func accessLine(
         _ request: Request, context: GatewayContext, response: Response, route: CompiledRoute?, duration: Duration
-    ) -> Logger.Metadata {
+    ) -> AccessLine {
         let path = RequestTarget(request.head.path ?? "/").path
-        // Milliseconds, to the microsecond.
-        let milliseconds = (duration.fractionalMilliseconds * 1000).rounded() / 1000
+        return AccessLine(
+            cacheStatus: response.headers[.cacheStatus],
+            // Milliseconds, to the microsecond.
+            durationMilliseconds: (duration.fractionalMilliseconds * 1000).rounded() / 1000,
+            method: request.method.rawValue, path: path.prefix(Self.loggedPathLimit), peer: context.peerAddress,
+            requestID: response.headers[.xRequestID] ?? "", route: route?.name ?? RouteMetrics.unroutedName,
+            status: response.status.code)
+    }
+}
+
+extension AccessLine {
+    /// The same fields for any other log handler.
+    var metadata: Logger.Metadata {
         var fields: Logger.Metadata = [
-            "method": .string(request.method.rawValue),
-            "path": .string(String(path.prefix(Self.loggedPathLimit))),
-            "route": .string(route?.name ?? RouteMetrics.unroutedName),
-            "status": .stringConvertible(response.status.code),
-            "duration_ms": .stringConvertible(milliseconds),
-            "request_id": .string(response.headers[.xRequestID] ?? ""),
+            "method": .string(method),
+            "path": .string(String(path)),
+            "route": .string(route),
+            "status": .stringConvertible(status),
+            "duration_ms": .stringConvertible(durationMilliseconds),
+            "request_id": .string(requestID),
         ]
-        if let cacheStatus = response.headers[.cacheStatus] { fields["cache_status"] = .string(cacheStatus) }
-        if let peer = context.peerAddress { fields["peer"] = .string(peer) }
+        if let cacheStatus { fields["cache_status"] = .string(cacheStatus) }
+        if let peer { fields["peer"] = .string(peer) }
         return fields
     }
 }
