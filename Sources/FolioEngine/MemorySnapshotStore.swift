@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Everything a snapshot keeps alive is counted (list bytes, element index, sort orders,
 /// sections, filters; orders built after installing through `recount`). Over the bound, what
-/// requests built on snapshots goes first (`SnapshotIndexes.shed`), then retained snapshots,
+/// requests built on snapshots goes first (`Snapshot.shed`), then retained snapshots,
 /// oldest superseded first (they only answer pinned links), then current ones, least recently
 /// used first; the snapshot being installed or recounted stays unless it alone is over the
 /// bound. A snapshot larger than the whole bound is refused.
@@ -190,13 +190,13 @@ public final class MemorySnapshotStore: SnapshotStore {
         }
     }
 
-    /// Over the bound, what requests built on snapshots (orders, filtered views, `?q=` answers)
-    /// goes before any snapshot: retained snapshots' first, oldest superseded first, then current
+    /// Over the bound, what requests built on snapshots (orders, filtered views, `?q=` answers,
+    /// kept answers) goes before any snapshot: retained snapshots' first, oldest superseded first, then current
     /// ones', least recently used first, the one being installed or recounted last.
     private static func shed(_ state: inout State, keeping protected: CacheKey?) {
         for (rkey, retained) in state.retained.sorted(by: { $0.value.supersededAt < $1.value.supersededAt }) {
             guard state.bytes > state.maxBytes else { return }
-            guard retained.snapshot.indexes.shed() > 0 else { continue }
+            guard retained.snapshot.shed() > 0 else { continue }
             let bytes = retained.snapshot.retainedBytes
             state.bytes += bytes - retained.bytes
             state.retained[rkey]!.bytes = bytes
@@ -206,7 +206,7 @@ public final class MemorySnapshotStore: SnapshotStore {
         }
         for (key, entry) in current {
             guard state.bytes > state.maxBytes else { return }
-            guard entry.snapshot.indexes.shed() > 0 else { continue }
+            guard entry.snapshot.shed() > 0 else { continue }
             let bytes = entry.snapshot.retainedBytes
             state.bytes += bytes - entry.bytes
             state.entries[key]!.bytes = bytes

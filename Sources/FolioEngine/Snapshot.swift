@@ -60,6 +60,12 @@ public final class Snapshot: Sendable {
     /// new orders and pages).
     public var retainedBytes: Int { list.retainedBytes + indexes.retainedBytes + rendered.retainedBytes }
 
+    /// Drops what requests built on this list (orders but the prepared ones, filtered views,
+    /// kept answers) when the store is over its bound; returns the bytes freed.
+    public func shed() -> Int {
+        indexes.shed() + rendered.removeAll()
+    }
+
     /// The `Cache-Status` ttl at `now`: whole seconds of freshness left, rounded down (≥ 0),
     /// while fresh; once stale, minus the seconds past freshness rounded up (≤ −1), so a stale
     /// answer never reads as a fresh one (docs/API.md, Cache-Status).

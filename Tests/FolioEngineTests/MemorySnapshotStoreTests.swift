@@ -150,8 +150,10 @@ struct MemorySnapshotStoreTests {
         _ = store.install(newer, for: Self.key("r", "/b"), retention: .zero)
         _ = older.indexes.order(sort)
         _ = older.indexes.view("q=x") { [0, 1, 2] }
+        older.rendered.store([UInt8](repeating: 1, count: 64), for: "a page")
         store.recount(older, for: Self.key("r", "/a"))
         #expect(older.indexes.retainedBytes > orderBytes / 2, "within the bound: kept")
+        #expect(older.rendered.count == 1)
 
         _ = store.current(Self.key("r", "/b"))  // the older list is now the least recently used
         _ = newer.indexes.order(sort)
@@ -160,6 +162,7 @@ struct MemorySnapshotStoreTests {
         #expect(store.current(Self.key("r", "/a")) === older, "no snapshot was evicted")
         #expect(store.current(Self.key("r", "/b")) === newer)
         #expect(older.indexes.retainedBytes == 0, "the least recently used list's orders and views went")
+        #expect(older.rendered.retainedBytes == 0, "and its kept answers")
         #expect(newer.indexes.retainedBytes == built, "the most recently used list kept its order")
         #expect(
             store.statistics()

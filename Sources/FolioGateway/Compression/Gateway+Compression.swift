@@ -6,13 +6,11 @@ import NIOCore
 
 extension Gateway {
     /// Finishes a list answer (page, 206, `metadataOnly`, section index) from its identity body:
-    /// picks the coding (docs/API.md, "Compressed answers"), the coding's ETag, answers `304` when
-    /// `If-None-Match` matches that tag, and otherwise sends the body, compressed once per
-    /// snapshot, query and coding and then reused from `snapshot.rendered`.
+    /// picks the coding (docs/API.md, "Compressed answers") and the coding's ETag, and compresses
+    /// the body once per snapshot, query and coding, then reuses it from `snapshot.rendered`.
     ///
     /// - Parameters:
-    ///   - headers: what every answer carries, `304` included (`Link`, `X-Total-Count`,
-    ///     `Cache-Status`, `Age`).
+    ///   - headers: what every answer carries, `304` included (`Link`, `X-Total-Count`).
     ///   - entity: what only a `200`/`206` carries (`Content-Type`, `Accept-Ranges`,
     ///     `Content-Range`).
     ///   - etag: the identity representation's tag.
@@ -21,7 +19,7 @@ extension Gateway {
     func listAnswer(
         _ request: Request, status: HTTPResponse.Status, headers: HTTPFields, entity: HTTPFields, etag: String,
         body: [UInt8], snapshot: Snapshot, grew: inout Bool
-    ) -> Response {
+    ) -> KeptListAnswer {
         var headers = headers
         let compression = configuration.server.compression
         var coding: ContentCoding?
@@ -35,10 +33,8 @@ extension Gateway {
         }
         let tag = coding.map { ETag.coded(etag, $0.token) } ?? etag
         headers[.eTag] = tag
-        if let ifNoneMatch = request.headers[.ifNoneMatch], ETag.matches(ifNoneMatch: ifNoneMatch, etag: tag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers.append(contentsOf: entity)
+        var full = headers
+        full.append(contentsOf: entity)
         var bytes = body
         if let coding {
             if let kept = snapshot.rendered.page(tag) {
@@ -47,12 +43,10 @@ extension Gateway {
                 bytes = Compressor.compress(body, as: coding)
                 grew = snapshot.rendered.store(bytes, for: tag) || grew
             }
-            headers[.contentEncoding] = coding.token
+            full[.contentEncoding] = coding.token
         }
-        headers[.contentLength] = String(bytes.count)
-        if request.method == .head {
-            return Response(status: status, headers: headers, body: ResponseBody())
-        }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        full[.contentLength] = String(bytes.count)
+        return KeptListAnswer(
+            status: status, notModified: headers, full: full, tag: tag, body: ByteBuffer(bytes: bytes))
     }
 }

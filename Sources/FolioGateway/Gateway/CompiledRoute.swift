@@ -1,5 +1,6 @@
 import FolioConfiguration
 import FolioEngine
+import Synchronization
 
 /// A configured route with everything the request path needs precomputed once per config.
 ///
@@ -27,10 +28,17 @@ final class CompiledRoute: Sendable {
     /// The longest a fill of this route can take (a crawl's `crawlTimeout`, or one response's
     /// connect and `upstreamTimeout`): how long a shared store's fill lock lasts.
     let fillTimeout: Duration
+    /// Unique to this route of this config (never reused, unlike an object's address): answers
+    /// kept in a snapshot are keyed by it, because a snapshot outlives a reload that may change
+    /// how the route renders its pages.
+    let renderID: Int
+
+    private static let renderIDs = Atomic<Int>(0)
 
     init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) {
         self.config = route
         self.metrics = metrics
+        self.renderID = Self.renderIDs.add(1, ordering: .relaxed).newValue
         self.fillTimeout =
             route.upstreamPaging == nil ? limits.connectTimeout + limits.upstreamTimeout : limits.crawlTimeout
         let p = route.paging

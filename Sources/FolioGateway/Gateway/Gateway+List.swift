@@ -25,21 +25,26 @@ extension Gateway {
         case .served(let snapshot, let outcome, let age):
             context.record.cache = outcome
             let cacheStatus = outcome.header
-            let response: Response
+            let answerKey = KeptListAnswer.key(request, route: route)
+            if let kept = snapshot.rendered.answer(answerKey, as: KeptListAnswer.self) {
+                return kept.response(to: request, cacheStatus: cacheStatus, age: age)
+            }
+            let answer: KeptListAnswer
             var grew = false
             if let groupBy = selection.groupBy {
-                response = sectionIndexResponse(
+                answer = sectionIndexAnswer(
                     request, route: route, listRequest: listRequest, groupBy: groupBy, selection: selection,
-                    snapshot: snapshot, cacheStatus: cacheStatus, age: age, target: target, grew: &grew)
+                    snapshot: snapshot, target: target, grew: &grew)
             } else {
-                response = try pageResponse(
+                answer = try pageAnswer(
                     request, route: route, listRequest: listRequest, view: selection.view(of: snapshot),
-                    snapshot: snapshot, cacheStatus: cacheStatus, age: age, target: target, grew: &grew)
+                    snapshot: snapshot, cacheStatus: cacheStatus, target: target, grew: &grew)
             }
+            grew = snapshot.rendered.store(answer, for: answerKey) || grew
             if let key = fill.key, grew || selection.buildsIndexes(route: route) {
                 await cache.recount(snapshot, for: key)
             }
-            return response
+            return answer.response(to: request, cacheStatus: cacheStatus, age: age)
         case .upstream(let answer, let outcome):
             context.record.cache = outcome
             return passThrough(answer, cacheStatus: outcome.header)
@@ -60,11 +65,12 @@ extension Gateway {
         (configuration.server.publicBaseURL ?? "") + target.path
     }
 
-    /// Writes the page (or metadata, or 206 range) for a resolved snapshot.
-    func pageResponse(
+    /// Writes the page (or metadata, or 206 range) for a resolved snapshot. `cacheStatus` only
+    /// goes into a 416 problem.
+    func pageAnswer(
         _ request: Request, route: CompiledRoute, listRequest: ListRequest, view: ListView, snapshot: Snapshot,
-        cacheStatus: String, age: Int?, target: RequestTarget, grew: inout Bool
-    ) throws -> Response {
+        cacheStatus: String, target: RequestTarget, grew: inout Bool
+    ) throws -> KeptListAnswer {
         let total = view.count
         var status = HTTPResponse.Status.ok
         var contentRange: String?
@@ -100,8 +106,6 @@ extension Gateway {
         let linkHeader = links.linkHeader(paging)
         if !linkHeader.isEmpty { headers[.link] = linkHeader }
         headers[.xTotalCount] = String(total)
-        headers[.cacheStatus] = cacheStatus
-        if let age { headers[.age] = String(age) }
         let itemsKey = route.config.paging.itemsKey
         if contentRange == nil, dialect.contentRangeOnPages, !listRequest.metadataOnly {
             contentRange = ContentRange.page(unit: itemsKey, items: paging.items, total: total)

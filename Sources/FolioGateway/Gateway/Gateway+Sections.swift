@@ -160,11 +160,10 @@ extension Gateway {
     ///
     /// Filters and `q` narrow it (SPEC 3.3): counts and offsets of the filtered list, and every
     /// url keeps them.
-    func sectionIndexResponse(
+    func sectionIndexAnswer(
         _ request: Request, route: CompiledRoute, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
-        selection: ListSelection, snapshot: Snapshot, cacheStatus: String, age: Int?, target: RequestTarget,
-        grew: inout Bool
-    ) -> Response {
+        selection: ListSelection, snapshot: Snapshot, target: RequestTarget, grew: inout Bool
+    ) -> KeptListAnswer {
         let indexes = snapshot.indexes
         let kept = selection.filteredElements(of: snapshot)
         let sections: [Section]
@@ -192,8 +191,6 @@ extension Gateway {
         let etag = ETag.make(snapshot: snapshot.token, query: listRequest.normalizedQuery, representation: "sections")
         var headers: HTTPFields = [:]
         headers[.xTotalCount] = String(kept?.count ?? snapshot.list.count)
-        headers[.cacheStatus] = cacheStatus
-        if let age { headers[.age] = String(age) }
         return listAnswer(
             request, status: .ok, headers: headers, entity: [.contentType: "application/json"], etag: etag,
             body: bytes, snapshot: snapshot, grew: &grew)

@@ -1,0 +1,60 @@
+import FolioEngine
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A list answer (page, 206, `metadataOnly`, section index) kept in its snapshot's
+/// `rendered` answers under the request that asked for it (docs/API.md, "Rendered answers"):
+/// the same request target, `Range`, `Accept-Encoding` and route config on the same snapshot
+/// always render the same bytes, so a page asked for again is sent from here without building
+/// its links, its ETag, its header fields or its body again.
+///
+/// What differs per request (`Cache-Status`, `Age`, `X-Request-ID`, CORS, a `304` for a
+/// matching `If-None-Match`, no body for HEAD) is added when it is sent.
+struct KeptListAnswer: RenderedAnswer {
+    let status: HTTPResponse.Status
+    /// What a `304` carries: `Link`, `X-Total-Count`, `Vary`, `ETag`.
+    let notModified: HTTPFields
+    /// What a `200`/`206` carries: the above and the entity fields (`Content-Type`,
+    /// `Accept-Ranges`, `Content-Range`, `Content-Encoding`, `Content-Length`).
+    let full: HTTPFields
+    /// The `ETag` of this coding of the answer.
+    let tag: String
+    let body: ByteBuffer
+
+    var byteCount: Int {
+        body.readableBytes + full.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// The key of `request`'s answer on `route`: everything of the request the answer depends
+    /// on, the target as it came (a different spelling of the same query is another key).
+    static func key(_ request: Request, route: CompiledRoute) -> String {
+        let range = request.headers[.range] ?? ""
+        let acceptEncoding = request.headers[values: .acceptEncoding]
+        var key = String(route.renderID)
+        key += "\u{0}"
+        key += request.head.path ?? "/"
+        key += "\u{0}"
+        key += range
+        for value in acceptEncoding {
+            key += "\u{0}"
+            key += value
+        }
+        return key
+    }
+
+    /// This answer to `request`: a `304` when its `If-None-Match` matches, no body for HEAD.
+    func response(to request: Request, cacheStatus: String, age: Int?) -> Response {
+        let notModified = request.headers[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
+        var headers = notModified ? self.notModified : full
+        headers[.cacheStatus] = cacheStatus
+        if let age { headers[.age] = String(age) }
+        if notModified {
+            return Response(status: .notModified, headers: headers)
+        }
+        if request.method == .head {
+            return Response(status: status, headers: headers, body: ResponseBody())
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+}
