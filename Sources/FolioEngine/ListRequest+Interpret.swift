@@ -10,8 +10,9 @@ extension ListRequest {
     ) throws(FolioError) -> ListRequest {
         let dialect = options.dialect
         let modes = dialect.pagingModes(options.names, options.pageBase)
-        let pagingNames = Set(modes.flatMap(\.names))
-        var seen = Set<String>()
+        // A handful of names each: arrays, not sets (hashing them cost more than the search).
+        let pagingNames = modes.flatMap(\.names)
+        var seen = SeenKeys()
         // The paging parameters sent, in order; their values are read once the mode is known.
         var paging: [QueryParameter] = []
         var sortValues: [String] = []
@@ -22,18 +23,18 @@ extension ListRequest {
         for parameter in parameters {
             let key = parameter.key
             if pagingNames.contains(key) {
-                guard seen.insert(key).inserted else { throw .duplicateParameter(key) }
+                guard seen.insert(key) else { throw .duplicateParameter(key) }
                 paging.append(parameter)
                 continue
             }
             if key == dialect.sort.key {
-                guard dialect.sort.repeats || seen.insert(key).inserted else { throw .duplicateParameter(key) }
+                guard dialect.sort.repeats || seen.insert(key) else { throw .duplicateParameter(key) }
                 sortValues.append(parameter.value)
                 request.kept.append(parameter)
                 continue
             }
             if key == dialect.sort.orderKey || key == dialect.filter?.key {
-                guard seen.insert(key).inserted else { throw .duplicateParameter(key) }
+                guard seen.insert(key) else { throw .duplicateParameter(key) }
                 if let filter = dialect.filter, key == filter.key {
                     let read = try filter.read(parameter.value, options.filterable)
                     request.filters += read.filters
@@ -50,7 +51,7 @@ extension ListRequest {
                 continue
             }
             // `?FIELD=a&FIELD=b`: any of the values.
-            guard role == .filter || seen.insert(key).inserted else { throw .duplicateParameter(key) }
+            guard role == .filter || seen.insert(key) else { throw .duplicateParameter(key) }
             switch role {
             case .snapshot: request.snapshot = parameter.value
             case .metadataOnly: request.metadataOnly = true
@@ -257,5 +258,18 @@ extension ListRequest {
                 }
             }
         }
+    }
+}
+
+/// Folio's own parameter names met so far, for duplicates: a few per request (their number is
+/// bounded by the route's config, not by the query).
+private struct SeenKeys {
+    private var keys: [String] = []
+
+    /// Adds `key`; false when it was there already.
+    mutating func insert(_ key: String) -> Bool {
+        if keys.contains(key) { return false }
+        keys.append(key)
+        return true
     }
 }

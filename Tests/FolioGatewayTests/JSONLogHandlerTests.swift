@@ -86,3 +86,26 @@ import Testing
         #expect(fast.all.count == 1)
     }
 }
+
+/// The log's hand-written timestamps against Foundation's ISO 8601 formatter.
+@Suite struct LogTimestampTests {
+    @Test(arguments: [0, 951_782_400, 1_767_225_599, 1_795_651_200, 4_102_444_799])
+    func secondsAreFormattedAsFoundationDoes(_ seconds: Int) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        #expect(JSONLogHandler.formatSecond(seconds) + "000Z" == expected.dropLast() + ".000Z")
+    }
+
+    @Test func aTimestampIsNow() throws {
+        var line = ""
+        let before = Date()
+        JSONLogHandler.appendTimestamp(to: &line)
+        let after = Date()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let stamp = try #require(formatter.date(from: line), "\(line)")
+        #expect(line.count == 24)
+        #expect(stamp.timeIntervalSince(before) >= -0.001 && after.timeIntervalSince(stamp) >= 0)
+    }
+}

@@ -31,11 +31,11 @@ extension Gateway {
     ) -> AccessLine {
         let path = RequestTarget(request.head.path ?? "/").path
         return AccessLine(
-            cacheStatus: response.headers[.cacheStatus],
+            cacheStatus: context.record.cacheStatus ?? response.headers[.cacheStatus],
             // Milliseconds, to the microsecond.
             durationMilliseconds: (duration.fractionalMilliseconds * 1000).rounded() / 1000,
             method: request.method.rawValue, path: path.prefix(Self.loggedPathLimit), peer: context.peerAddress,
-            requestID: response.headers[.xRequestID] ?? "", route: route?.name ?? RouteMetrics.unroutedName,
+            requestID: context.record.requestID, route: route?.name ?? RouteMetrics.unroutedName,
             status: response.status.code)
     }
 }

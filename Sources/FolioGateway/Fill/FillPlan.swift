@@ -1,7 +1,9 @@
 import Crypto
+import FolioConfiguration
 import FolioEngine
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import NIOHTTP1
 
 /// How to fill the list of one request: its cache key (nil: not cached at all) and the
@@ -22,7 +24,7 @@ extension FillPlan {
     /// forwarded query, the headers that select the list, and the key its snapshot is kept under.
     init(
         _ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter],
-        peer: String?, peerIsTrusted: Bool, requestID: String
+        peer: SocketAddress?, trustedProxies: [CIDR], requestID: String
     ) {
         var url = route.config.upstream.render(match.parameters)
         let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
@@ -50,7 +52,10 @@ extension FillPlan {
             if let cookie { client.add(name: "Cookie", value: cookie) }
             if let xff = fields[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
             if let forwardedHeader = fields[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
-            return Self.listRequestHeaders(client, peer: peer, peerIsTrusted: peerIsTrusted, requestID: requestID)
+            // The peer's text and trust, only when the upstream is asked.
+            let address = peer?.ipAddress
+            return Self.listRequestHeaders(
+                client, peer: address, peerIsTrusted: trustedProxies.trusts(address), requestID: requestID)
         }
 
         var key: CacheKey? = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)

@@ -16,15 +16,15 @@ extension Gateway {
             parameters, options: route.paging, rangeHeader: request.headers[.range])
         let selection = try ListSelection(listRequest, route: route)
 
-        let peer = context.peerAddress
         let fill = FillPlan(
-            request, route: route, match: match, parameters: parameters, peer: peer, peerIsTrusted: isTrusted(peer),
-            requestID: requestID)
+            request, route: route, match: match, parameters: parameters, peer: context.peer,
+            trustedProxies: configuration.server.trustedProxies, requestID: requestID)
         let resolution = await resolver.resolve(fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let outcome, let age):
             context.record.cache = outcome
             let cacheStatus = outcome.header
+            context.record.cacheStatus = cacheStatus
             let answerKey = KeptListAnswer.key(request, route: route)
             if let kept = snapshot.rendered.answer(answerKey, as: KeptListAnswer.self) {
                 return kept.response(to: request, cacheStatus: cacheStatus, age: age)

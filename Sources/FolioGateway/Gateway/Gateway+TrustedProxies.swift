@@ -1,7 +1,16 @@
+import FolioConfiguration
+
 extension Gateway {
     /// Whether `peer` is one of `server.trustedProxies`, whose forwarding headers are kept.
     func isTrusted(_ peer: String?) -> Bool {
+        configuration.server.trustedProxies.trusts(peer)
+    }
+}
+
+extension [CIDR] {
+    /// Whether `peer` (an IP address's text) is in one of these networks.
+    func trusts(_ peer: String?) -> Bool {
         guard let peer else { return false }
-        return configuration.server.trustedProxies.contains { $0.contains(peer) }
+        return contains { $0.contains(peer) }
     }
 }

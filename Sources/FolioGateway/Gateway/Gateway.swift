@@ -109,6 +109,7 @@ public final class Gateway: Sendable {
             response = Problem.response(.internal)
         }
         response.headers[.xRequestID] = requestID
+        context.record.requestID = requestID
         CORSRules.decorate(
             &response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
             routeAnswer: context.record.routeIndex != nil)

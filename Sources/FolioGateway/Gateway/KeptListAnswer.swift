@@ -47,8 +47,9 @@ struct KeptListAnswer: RenderedAnswer {
     func response(to request: Request, cacheStatus: String, age: Int?) -> Response {
         let notModified = request.headers[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
         var headers = notModified ? self.notModified : full
-        headers[.cacheStatus] = cacheStatus
-        if let age { headers[.age] = String(age) }
+        // Never among the kept fields: appended, not searched for.
+        headers.append(HTTPField(name: .cacheStatus, value: cacheStatus))
+        if let age { headers.append(HTTPField(name: .age, value: String(age))) }
         if notModified {
             return Response(status: .notModified, headers: headers)
         }

@@ -9,4 +9,9 @@ final class RequestRecord: @unchecked Sendable {
     var routeIndex: Int?
     /// Nil for answers that did not consult the cache (forwards, errors before resolving).
     var cache: CacheOutcome?
+    /// The answer's `X-Request-ID`.
+    var requestID = ""
+    /// The answer's `Cache-Status` when a served list answer set it (the access log reads it
+    /// from here instead of searching the header fields); nil: look in the answer.
+    var cacheStatus: String?
 }

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -113,13 +114,31 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// UTC, millisecond precision: `2026-01-31T12:34:56.789Z`. Written by hand because the log
-    /// line of every request goes through here.
+    /// line of every request goes through here; the part up to the second is formatted once a
+    /// second.
     static func appendTimestamp(to line: inout String) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = Int(now.tv_sec)
+        let prefix = secondPrefix.withLock { cached in
+            if cached.seconds != seconds { cached = (seconds, formatSecond(seconds)) }
+            return cached.text
+        }
+        line += prefix
+        let milliseconds = Int(now.tv_nsec) / 1_000_000
+        if milliseconds < 100 { line += milliseconds < 10 ? "00" : "0" }
+        line += String(milliseconds)
+        line += "Z"
+    }
+
+    /// The last second formatted, `2026-01-31T12:34:56.`.
+    private static let secondPrefix = Mutex<(seconds: Int, text: String)>((-1, ""))
+
+    static func formatSecond(_ seconds: Int) -> String {
         var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
+        var time = time_t(seconds)
+        gmtime_r(&time, &parts)
+        var line = ""
         func digits(_ value: Int, _ width: Int) {
             let text = String(value)
             if text.count < width { line += String(repeating: "0", count: width - text.count) }
@@ -137,8 +156,7 @@ public struct JSONLogHandler: LogHandler {
         line += ":"
         digits(Int(parts.tm_sec), 2)
         line += "."
-        digits(Int(now.tv_nsec) / 1_000_000, 3)
-        line += "Z"
+        return line
     }
 }
 
