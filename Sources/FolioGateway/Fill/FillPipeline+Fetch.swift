@@ -29,8 +29,10 @@ extension FillPipeline {
             return .revalidated(previous.renewed(at: now(), freshness: freshness))
         }
         guard sink.indexes else { return .upstream(UpstreamAnswer(head: head, body: sink.collected)) }
-        _ = try box.indexer.endBody()
-        let (list, token) = try box.finish()
-        return snapshot(list, token: token, route: route, previous: previous, freshness: freshness)
+        return try await FillWorkers.shared.run { [self, freshness] in
+            _ = try box.indexer.endBody()
+            let (list, token) = try box.finish()
+            return snapshot(list, token: token, route: route, previous: previous, freshness: freshness)
+        }
     }
 }

@@ -33,8 +33,7 @@ final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
         received += chunk.readableBytes
         if let box {
             // The previous chunk's hashing pass ends before the store may grow.
-            await box.indexer.settle()
-            try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try box.indexer.appendOverlapped(bytes) }
+            try await box.append(chunk)
         } else if collected.count < errorBodyLimit {
             collected.append(contentsOf: chunk.readableBytesView.prefix(errorBodyLimit - collected.count))
         }

@@ -54,12 +54,7 @@ extension Crawler {
     /// Indexes a buffered page.
     func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) async throws -> IndexedBody {
         do {
-            for chunk in chunks {
-                await box.indexer.settle()
-                try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in
-                    try box.indexer.appendOverlapped(bytes)
-                }
-            }
+            for chunk in chunks { try await box.append(chunk) }
             await box.indexer.settle()
             return try box.indexer.endBody()
         } catch {

@@ -74,7 +74,8 @@ struct Crawler: Sendable {
             throw FolioError.crawlTotalMismatch(
                 "The first page gives a total of \(total) items, but the \(state.pages) pages hold \(state.items).")
         }
-        let (list, token) = try indexer.finish()
+        // The store's trimming copy off the cooperative pool too.
+        let (list, token) = try await FillWorkers.shared.run { try indexer.finish() }
         return .list(
             list, token: token,
             freshness: state.freshness ?? pageFreshness(UpstreamHead(status: 200, headers: [:], url: url)))
