@@ -15,7 +15,8 @@
 # Usage: scripts/bench-gateway.sh [throughput|fill|all]   (default: all)
 # Environment: ROUNDS (3), DURATION (10s), FILL_ROUNDS (5), WORK (/tmp/folio-bench),
 #              BUILD=0 to use existing release builds, KEEP=1 to keep $WORK,
-#              FOLIO_BEFORE=/path/to/another/folio to measure it alongside ("folio-before").
+#              FOLIO_BEFORE=/path/to/another/folio to measure it alongside ("folio-before"),
+#              FOLIO=/path/to/folio instead of .build/release/folio (with BUILD=0).
 set -euo pipefail
 
 MODE=${1:-all}
@@ -59,7 +60,7 @@ if [ "$BUILD" = 1 ]; then
         (cd "$ROOT/Benchmarks" && swift build -c release --product "$product")
     done
 fi
-FOLIO="$ROOT/.build/release/folio"
+FOLIO=${FOLIO:-$ROOT/.build/release/folio}
 BENCH_BIN="$ROOT/Benchmarks/.build/release"
 for binary in "$FOLIO" "$BENCH_BIN/SameBytesServer" "$BENCH_BIN/StreamDiscard" "$BENCH_BIN/make-list"; do
     [ -x "$binary" ] || { echo "missing $binary (run without BUILD=0)" >&2; exit 1; }
