@@ -55,9 +55,10 @@ public final class MemorySnapshotStore: SnapshotStore {
     public func current(_ key: CacheKey) -> Snapshot? {
         let now = self.now()
         return state.withLock { state in
-            guard state.entries[key] != nil else { return nil }
-            state.entries[key]!.lastUsed = now
-            return state.entries[key]!.snapshot
+            // One hash of the key (its URL and vary values), not three: every cached page asks.
+            guard let index = state.entries.index(forKey: key) else { return nil }
+            state.entries.values[index].lastUsed = now
+            return state.entries.values[index].snapshot
         }
     }
 
