@@ -10,7 +10,7 @@ import Synchronization
 /// would cost as much as the hashing itself on pretty-printed bodies.
 ///
 /// Scanning only records what to hash (`pending`). `ListIndexer.appendOverlapped` hands the
-/// pending input of earlier chunks to a background queue (`startHashing`) while it scans the new
+/// pending input of earlier chunks to a fill worker (`startHashing`) while it scans the new
 /// one, and the caller awaits the pass (`ListIndexer.settle`) before the store may grow, move or
 /// be dropped, so nothing is copied. The wait suspends the task instead of blocking its thread:
 /// on 2 cores a blocked thread is half of the pool that runs every request. SHA-256 is about
@@ -86,9 +86,6 @@ struct TokenHasher: @unchecked Sendable {
     /// some 10 µs, which only pays on large lists (a 100 KB list indexed 6% slower with it).
     private static let backgroundMinimum = 32 << 10
     private static let backgroundStoreMinimum = 1 << 20
-    /// A serial queue runs on an overcommit thread, so a pass never waits for a thread of the
-    /// pool that runs Swift tasks.
-    private static let queue = DispatchQueue(label: "folio.snapshot-token")
 
     init(sortPrefix: [UInt8]) {
         sha.update(data: sortPrefix + [UInt8(ascii: "\n")])
@@ -151,7 +148,7 @@ struct TokenHasher: @unchecked Sendable {
     }
 
     /// Starts hashing the pending input of `store` (whose bytes are at `base`): in line when it
-    /// is small or `background` is false (returns nil), else on the background queue. The store
+    /// is small or `background` is false (returns nil), else on a fill worker. The store
     /// must not move, and the hasher only record input, until the pass has finished and been
     /// adopted.
     mutating func startHashing(_ store: [UInt8], base: UnsafePointer<UInt8>, background: Bool) -> Pass? {
@@ -166,7 +163,8 @@ struct TokenHasher: @unchecked Sendable {
         }
         let pass = Pass(sha, storage: store)
         let address = UInt(bitPattern: base)
-        Self.queue.async {
+        // On the fill workers, never a thread of the pool that runs Swift tasks.
+        FillWorkers.shared.execute {
             Self.hash(segments, base: UnsafePointer(bitPattern: address)!, into: &pass.sha)
             pass.storage = nil
             pass.complete()

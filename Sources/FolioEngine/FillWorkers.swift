@@ -6,8 +6,9 @@ import Synchronization
 #endif
 
 /// Threads of their own, at a lower scheduling priority, for the CPU work of fills: scanning
-/// each downloaded chunk into the index, trimming the finished store, building the route's
-/// order and search columns.
+/// each downloaded chunk into the index, hashing it into the snapshot token, faulting in the
+/// store's fresh pages, trimming the finished store, building the route's order and search
+/// columns.
 ///
 /// A fill of a 100 MB list is a quarter of a second of one core's time. Run on the cooperative
 /// pool (2 threads on 2 cores) it took a thread from every request that needed one, and cached
@@ -16,10 +17,10 @@ import Synchronization
 /// core is wanted by both, the kernel gives the event loops and request tasks about nine tenths
 /// of it; on an idle machine a fill runs as fast as before. The task that waits for a job is
 /// suspended, not blocked.
-final class FillWorkers: Sendable {
+public final class FillWorkers: Sendable {
     /// Shared by every gateway of the process: one per core, at least two (a long job, such as a
     /// large list's order, must not hold up every other fill).
-    static let shared = FillWorkers(threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 10)
+    public static let shared = FillWorkers(threads: max(2, ProcessInfo.processInfo.activeProcessorCount), nice: 10)
 
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
@@ -29,7 +30,7 @@ final class FillWorkers: Sendable {
     private let queue = Mutex(Queue())
     private let ready = DispatchSemaphore(value: 0)
 
-    init(threads: Int, nice: Int32) {
+    public init(threads: Int, nice: Int32) {
         for index in 0..<threads {
             let thread = Thread { [self] in
                 #if canImport(Glibc)
@@ -57,10 +58,15 @@ final class FillWorkers: Sendable {
     }
 
     /// Runs `work` on a worker thread; the calling task is suspended until it returns.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.withLock { $0.jobs.append { continuation.resume(with: Result { try work() }) } }
-            ready.signal()
+            execute { continuation.resume(with: Result { try work() }) }
         }
+    }
+
+    /// Runs `job` on a worker thread, in the order jobs were given (two may run at once).
+    public func execute(_ job: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.jobs.append(job) }
+        ready.signal()
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import FolioGateway
+@testable import FolioEngine
 
 /// The fill's CPU work runs on threads of its own, below the priority of requests.
 @Suite("Fill workers")
