@@ -2,19 +2,23 @@
 ///
 /// There the state machine's bookkeeping (pointers, captures, the container stack, a phase per
 /// token) has nothing to do but validate, so `skimValue` reads an element with local state only:
-/// nesting in a 64-bit word, string runs, digit runs and whitespace found 16 bytes at a time
-/// (`Bytes16`), literals compared as words. It never throws, and starts no token within 16 bytes
-/// of the chunk's end (so every load stays inside the chunk): at anything it does not handle (an
+/// nesting in a 64-bit word, string runs, digit runs and whitespace found 16 or 32 bytes at a
+/// time (`Bytes16`), literals compared as words. It never throws, and starts no token within
+/// `skimMargin` bytes of the chunk's end (so every load stays inside the chunk): at anything it does not handle (an
 /// error, a number with an exponent, deep nesting, a token near the chunk's end) it gives up on
 /// the element, and the byte-by-byte machine reads that element from its first byte, reporting
 /// any error exactly as before.
 extension ListIndexer {
+    /// Bytes the skim leaves before the chunk's end: no token starts there, so a string's
+    /// 32-byte step and any other look-ahead stay inside the chunk.
+    static let skimMargin = 32
+
     /// Indexes whole elements from `i` while the scanner sits in the items array between
     /// elements (phase `.afterValue`, `.value` or `.valueOrArrayEnd`, nothing watched inside),
     /// leaving `i` and `phase` where the scalar machine takes over.
     @inline(__always)
     mutating func skimElements(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) {
-        let limit = end &- 16
+        let limit = end &- Self.skimMargin
         var at = i
         if phase == .afterValue {
             Self.skimWhitespace(base, &at, before: limit)
@@ -49,7 +53,7 @@ extension ListIndexer {
 
     /// The end of the valid value starting at `base[start]` (not whitespace), or nil when the
     /// skim gives up; `depthBudget` is how many containers deep it may nest. Reads below
-    /// `limit + 16` only. One loop, one copy of each token's code: the string scan serves keys
+    /// `limit + skimMargin` only. One loop, one copy of each token's code: the string scan serves keys
     /// and values alike, so the compiler inlines it once instead of calling it.
     static func skimValue(_ base: UnsafePointer<UInt8>, at start: Int, before limit: Int, depthBudget: Int) -> Int? {
         var i = start
@@ -59,6 +63,7 @@ extension ListIndexer {
         /// The next token is an object key (a string, then a colon).
         var key = false
         let maxLevel = min(depthBudget, 64)
+        let margin = skimMargin
         token: while true {
             guard i < limit else { return nil }
             let c = base[i]
@@ -66,14 +71,18 @@ extension ListIndexer {
                 i &+= 1
                 string: while true {
                     guard i < limit else { return nil }
-                    let block = Bytes16(base + i)
-                    let stops = block.stringStops
+                    // 32 bytes a step: most strings end within it, so the loop rarely repeats
+                    // (a repeat is a missed branch).
+                    let low = Bytes16(base + i)
+                    let high = Bytes16(base + (i &+ 16))
+                    let stops = low.stringStops | high.stringStops << 16
                     guard stops != 0 else {
-                        i &+= 16
+                        i &+= 32
                         continue
                     }
                     i &+= stops.trailingZeroBitCount
-                    if stops & (0 &- stops) & block.quotes != 0 {
+                    let quotes: UInt32 = low.quotes | high.quotes << 16
+                    if stops & (0 &- stops) & quotes != 0 {
                         i &+= 1
                         break string
                     }
@@ -93,7 +102,7 @@ extension ListIndexer {
                             return nil
                         }
                     } else if special >= 0x80 {
-                        let length = utf8Length(base, at: i, end: limit &+ 16)
+                        let length = utf8Length(base, at: i, end: limit &+ margin)
                         guard length > 0 else { return nil }
                         i &+= length
                     } else {
