@@ -13,8 +13,9 @@ import Testing
         case failed(String, String)
     }
 
-    static func outcome(_ document: [UInt8], chunkLengths: [Int], items: JSONPointer = .root) -> Outcome {
-        let captures = [try! JSONPointer("/next"), try! JSONPointer("/0/id")]
+    static func outcome(
+        _ document: [UInt8], chunkLengths: [Int], items: JSONPointer = .root, captures: [JSONPointer] = []
+    ) -> Outcome {
         do {
             let (list, token, body) = try indexOne(
                 document, items: items, captures: captures,
@@ -25,13 +26,20 @@ import Testing
         }
     }
 
+    /// Without captures the skim reads the elements; a capture inside them (`/0/id`) turns it
+    /// off for the whole array, so the byte-by-byte machine reads everything.
+    static let captureSets = [[], [try! JSONPointer("/next"), try! JSONPointer("/0/id")]]
+
     static func agree(_ document: [UInt8], _ rng: inout SplitMix64, items: JSONPointer = .root, _ comment: String) {
-        let whole = outcome(document, chunkLengths: [Int.max], items: items)
-        let bytewise = outcome(document, chunkLengths: [1], items: items)
-        #expect(whole == bytewise, "\(comment): \(show(document))")
-        let random = outcome(
-            document, chunkLengths: randomChunkLengths(&rng, documentLength: document.count), items: items)
-        #expect(whole == random, "\(comment): \(show(document))")
+        for captures in captureSets {
+            let whole = outcome(document, chunkLengths: [Int.max], items: items, captures: captures)
+            let bytewise = outcome(document, chunkLengths: [1], items: items, captures: captures)
+            #expect(whole == bytewise, "\(comment), captures \(captures): \(show(document))")
+            let random = outcome(
+                document, chunkLengths: randomChunkLengths(&rng, documentLength: document.count), items: items,
+                captures: captures)
+            #expect(whole == random, "\(comment), captures \(captures): \(show(document))")
+        }
     }
 
     /// Elements shaped like the benchmark list's: short keys, names (some non-ASCII, some with
@@ -96,17 +104,50 @@ import Testing
         }
     }
 
-    /// Numbers and strings ending at every offset of a 16-byte block.
+    /// Numbers and strings starting at every offset of a 16- or 32-byte step, near the chunk's
+    /// end (where the skim must leave them to the byte-by-byte machine) and far from it.
     @Test func tokensAtEveryOffset() {
         var rng = SplitMix64(seed: 3016)
         let values = [
             "1.5", "-0", "10", "0.25", "1e2", "\"ab\\\"c\"", "\"é\"", "\"\\u00e9x\"", "\"a\\nb\"", "\"\u{1}\"",
+            "\"" + String(repeating: "long", count: 9) + "\"", "\"" + String(repeating: "ø", count: 20) + "\"",
+            "{\"k\":[true,false,null]}", "[{},[]]", "tru", "nul", "fals", "01", "\"\\x\"", "\"\\u12G4\"",
         ]
         for value in values {
             for padding in 0..<40 {
-                let document = Array(("[" + String(repeating: " ", count: padding) + value + "," + value + "]").utf8)
-                Self.agree(document, &rng, "\(value) after \(padding) spaces")
+                for tail in ["", String(repeating: " ", count: 70)] {
+                    let document = Array(
+                        ("[" + String(repeating: " ", count: padding) + value + "," + value + "]" + tail).utf8)
+                    Self.agree(document, &rng, "\(value) after \(padding) spaces")
+                }
             }
         }
+    }
+
+    /// The skim itself takes the benchmark's elements whole (else the tests above would compare
+    /// the byte-by-byte machine with itself) and declines what it leaves to that machine.
+    @Test func skimTakesPlainElementsWhole() {
+        var rng = SplitMix64(seed: 4016)
+        func skim(_ bytes: [UInt8], depthBudget: Int = 8) -> Int? {
+            let padded = bytes + [UInt8](repeating: UInt8(ascii: " "), count: ListIndexer.skimMargin + 16)
+            return padded.withUnsafeBufferPointer {
+                ListIndexer.skimValue(
+                    $0.baseAddress!, at: 0, before: padded.count - ListIndexer.skimMargin, depthBudget: depthBudget)
+            }
+        }
+        for index in 0..<300 {
+            let element = Self.denseElement(index, &rng)
+            let text = String(decoding: element, as: UTF8.self)
+            let declined = ["1e3", "2.5E-3", "99.", "01", "1.2.3", "12345678901234567"].contains {
+                text.contains(":\($0),")
+            }
+            #expect(skim(element) == (declined ? nil : element.count), "\(text)")
+        }
+        #expect(skim(Array("[[[1]]]".utf8), depthBudget: 3) == 7)
+        #expect(skim(Array("[[[1]]]".utf8), depthBudget: 2) == nil)
+        #expect(skim(Array("\"a\\u00e9\\n\"".utf8)) == 11)
+        #expect(skim(Array("\"\u{1}\"".utf8)) == nil)
+        #expect(skim(Array("[1,]".utf8)) == nil)
+        #expect(skim(Array("{\"a\" : [ true , false , null ] }".utf8)) == 32)
     }
 }
