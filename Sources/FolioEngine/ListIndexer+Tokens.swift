@@ -54,9 +54,9 @@ extension ListIndexer {
         }
     }
 
-    /// The end of the number starting at `base[start]` when it is a plain one (`-?(0|[1-9]\d*)`,
-    /// optionally `.\d+`, no exponent) that ends within 16 bytes; nil for anything else, which
-    /// `scanNumber` then reads byte by byte (and reports, if it is invalid). Needs 16 bytes.
+    /// The end of the number starting at `base[start]` when it is valid and ends within 16
+    /// bytes; nil for anything else (invalid, longer, or a second `.` after the fraction), which
+    /// `scanNumber` then reads byte by byte and reports, if it is invalid. Needs 16 bytes.
     @inline(__always)
     static func plainNumberEnd(_ base: UnsafePointer<UInt8>, at start: Int) -> Int? {
         let nonDigits = ~Bytes16(base + start).digits  // bits 16...31 set: every run ends by bit 16
@@ -72,7 +72,18 @@ extension ListIndexer {
             guard k < 16 else { return nil }
         }
         let next = base[start + k]
-        guard next | 0x20 != UInt8(ascii: "e"), next != UInt8(ascii: ".") else { return nil }
+        if next | 0x20 == UInt8(ascii: "e") {
+            k += 1
+            guard k < 16 else { return nil }
+            let sign = base[start + k]
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { k += 1 }
+            let exponent = (nonDigits >> k).trailingZeroBitCount
+            guard exponent > 0 else { return nil }
+            k += exponent
+            // After the exponent's digits the number ends at any byte, as in `scanNumber`.
+            return k < 16 ? start + k : nil
+        }
+        guard next != UInt8(ascii: ".") else { return nil }
         return start + k
     }
 

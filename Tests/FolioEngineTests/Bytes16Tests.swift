@@ -52,9 +52,12 @@ import Testing
 
     /// `plainNumberEnd` either declines or ends the number where the byte-by-byte scanner does.
     @Test func plainNumbersEndWhereTheScannerEnds() {
-        let accepted = ["0,", "-0]", "7}", "150.74,", "-12.5 ", "123456789012345,", "0.000001]", "1.5\"", "9x"]
+        let accepted = [
+            "0,", "-0]", "7}", "150.74,", "-12.5 ", "123456789012345,", "0.000001]", "1.5\"", "9x", "1e5,",
+            "1E+5]", "2.5e-3,", "-12.5E10 ", "7e0.", "1e05x", "0.5e1e",
+        ]
         let declined = [
-            "01,", "-,", "-a", "1.,", "1.e5", "1e5,", "1E5,", "2.5e-3,", "1.2.3", "12.",
+            "01,", "-,", "-a", "1.,", "1.e5", "1e,", "1e+,", "1E-a", "2.5e", "1.2.3", "12.", "123456789012e+12,",
             "1234567890123456,",  // no end within 16 bytes
             "0.12345678901234,", "-", ".5,",
         ]
