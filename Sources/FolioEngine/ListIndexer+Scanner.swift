@@ -171,7 +171,7 @@ extension ListIndexer {
             i &+= 1
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try beginValue(.number, at: i)
-            if i &+ 16 <= end, let numberEnd = Self.plainNumberEnd(base, at: i) {
+            if i &+ 32 <= end, let numberEnd = Self.plainNumberEnd(base, at: i) {
                 i = numberEnd
                 endValue(base, at: i)
                 return

@@ -5,7 +5,7 @@
 /// nesting in a 64-bit word, string runs, digit runs and whitespace found 16 or 32 bytes at a
 /// time (`Bytes16`), literals compared as words. It never throws, and starts no token within
 /// `skimMargin` bytes of the chunk's end (so every load stays inside the chunk): at anything it does not handle (an
-/// error, a number over 16 bytes, deep nesting, a token near the chunk's end) it gives up on
+/// error, a number over 31 bytes, deep nesting, a token near the chunk's end) it gives up on
 /// the element, and the byte-by-byte machine reads that element from its first byte, reporting
 /// any error exactly as before.
 extension ListIndexer {

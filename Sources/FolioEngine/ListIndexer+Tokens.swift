@@ -54,34 +54,37 @@ extension ListIndexer {
         }
     }
 
-    /// The end of the number starting at `base[start]` when it is valid and ends within 16
-    /// bytes; nil for anything else (invalid, longer, or a second `.` after the fraction), which
-    /// `scanNumber` then reads byte by byte and reports, if it is invalid. Needs 16 bytes.
+    /// The end of the number starting at `base[start]` when it is valid and ends within 32
+    /// bytes (a double's 17 digits and exponent fit); nil for anything else (invalid, longer, or
+    /// a second `.` after the fraction), which `scanNumber` then reads byte by byte and reports,
+    /// if it is invalid. Needs 32 bytes.
     @inline(__always)
     static func plainNumberEnd(_ base: UnsafePointer<UInt8>, at start: Int) -> Int? {
-        let nonDigits = ~Bytes16(base + start).digits  // bits 16...31 set: every run ends by bit 16
+        let low = UInt64(Bytes16(base + start).digits)
+        let high = UInt64(Bytes16(base + (start + 16)).digits)
+        let nonDigits = ~(low | high << 16)  // bits 32...63 set: every run ends by bit 32
         var k = base[start] == UInt8(ascii: "-") ? 1 : 0
         let integer = (nonDigits >> k).trailingZeroBitCount
         guard integer > 0, integer == 1 || base[start + k] != UInt8(ascii: "0") else { return nil }
         k += integer
-        guard k < 16 else { return nil }
+        guard k < 32 else { return nil }
         if base[start + k] == UInt8(ascii: ".") {
             let fraction = (nonDigits >> (k + 1)).trailingZeroBitCount
             guard fraction > 0 else { return nil }
             k += 1 + fraction
-            guard k < 16 else { return nil }
+            guard k < 32 else { return nil }
         }
         let next = base[start + k]
         if next | 0x20 == UInt8(ascii: "e") {
             k += 1
-            guard k < 16 else { return nil }
+            guard k < 32 else { return nil }
             let sign = base[start + k]
             if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { k += 1 }
             let exponent = (nonDigits >> k).trailingZeroBitCount
             guard exponent > 0 else { return nil }
             k += exponent
             // After the exponent's digits the number ends at any byte, as in `scanNumber`.
-            return k < 16 ? start + k : nil
+            return k < 32 ? start + k : nil
         }
         guard next != UInt8(ascii: ".") else { return nil }
         return start + k

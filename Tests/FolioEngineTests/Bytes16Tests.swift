@@ -54,16 +54,17 @@ import Testing
     @Test func plainNumbersEndWhereTheScannerEnds() {
         let accepted = [
             "0,", "-0]", "7}", "150.74,", "-12.5 ", "123456789012345,", "0.000001]", "1.5\"", "9x", "1e5,",
-            "1E+5]", "2.5e-3,", "-12.5E10 ", "7e0.", "1e05x", "0.5e1e",
+            "1E+5]", "2.5e-3,", "-12.5E10 ", "7e0.", "1e05x", "0.5e1e", "1234567890123456,", "0.30000000000000004,",
+            "-1.2345678901234567e-05]", "123456789012e+12,", "1234567890123456789012345678901,",
         ]
         let declined = [
-            "01,", "-,", "-a", "1.,", "1.e5", "1e,", "1e+,", "1E-a", "2.5e", "1.2.3", "12.", "123456789012e+12,",
-            "1234567890123456,",  // no end within 16 bytes
-            "0.12345678901234,", "-", ".5,",
+            "01,", "-,", "-a", "1.,", "1.e5", "1e,", "1e+,", "1E-a", "2.5e", "1.2.3", "12.",
+            "12345678901234567890123456789012,",  // no end within 32 bytes
+            "0.123456789012345678901234567890,", "1.5e123456789012345678901234567", "-", ".5,",
         ]
         for text in accepted + declined {
             var bytes = Array(text.utf8)
-            bytes += [UInt8](repeating: UInt8(ascii: "1"), count: 32 - bytes.count)
+            bytes += [UInt8](repeating: UInt8(ascii: "1"), count: 64 - bytes.count)
             let end = bytes.withUnsafeBufferPointer { ListIndexer.plainNumberEnd($0.baseAddress!, at: 0) }
             if accepted.contains(text) {
                 #expect(end == text.utf8.count - 1, "\(text)")

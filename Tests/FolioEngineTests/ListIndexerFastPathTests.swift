@@ -138,7 +138,7 @@ import Testing
         for index in 0..<300 {
             let element = Self.denseElement(index, &rng)
             let text = String(decoding: element, as: UTF8.self)
-            let declined = ["99.", "01", "1.2.3", "12345678901234567"].contains {
+            let declined = ["99.", "01", "1.2.3"].contains {
                 text.contains(":\($0),")
             }
             #expect(skim(element) == (declined ? nil : element.count), "\(text)")
