@@ -19,9 +19,6 @@ struct Bytes16 {
         v = UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt8>.self)
     }
 
-    @inline(__always)
-    init(_ bytes: SIMD16<UInt8>) { v = bytes }
-
     /// Bit k set when lane k of `mask` is true.
     @inline(__always)
     static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {

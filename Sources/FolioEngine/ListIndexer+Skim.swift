@@ -4,10 +4,10 @@
 /// token) has nothing to do but validate, so `skimValue` reads an element with local state only:
 /// nesting in a 64-bit word, string runs, digit runs and whitespace found 16 or 32 bytes at a
 /// time (`Bytes16`), literals compared as words. It never throws, and starts no token within
-/// `skimMargin` bytes of the chunk's end (so every load stays inside the chunk): at anything it does not handle (an
-/// error, a number over 31 bytes, deep nesting, a token near the chunk's end) it gives up on
-/// the element, and the byte-by-byte machine reads that element from its first byte, reporting
-/// any error exactly as before.
+/// `skimMargin` bytes of the chunk's end (so every load stays inside the chunk): at anything it
+/// does not handle (an error, a number over 31 bytes, deep nesting, a token near the chunk's
+/// end) it gives up on the element, and the byte-by-byte machine reads that element from its
+/// first byte, reporting any error exactly as before.
 extension ListIndexer {
     /// Bytes the skim leaves before the chunk's end: no token starts there, so a string's
     /// 32-byte step and any other look-ahead stay inside the chunk.
@@ -53,8 +53,8 @@ extension ListIndexer {
 
     /// The end of the valid value starting at `base[start]` (not whitespace), or nil when the
     /// skim gives up; `depthBudget` is how many containers deep it may nest. Reads below
-    /// `limit + skimMargin` only. One loop, one copy of each token's code: the string scan serves keys
-    /// and values alike, so the compiler inlines it once instead of calling it.
+    /// `limit + skimMargin` only. One loop, one copy of each token's code: the string scan serves
+    /// keys and values alike, so the compiler inlines it once instead of calling it.
     static func skimValue(_ base: UnsafePointer<UInt8>, at start: Int, before limit: Int, depthBudget: Int) -> Int? {
         var i = start
         /// Bit k: the container at level k + 1 is an object.
