@@ -43,6 +43,9 @@ extension ListIndexer {
 
     /// Scans `base[resume..<end]`, the bytes of the current body not yet scanned.
     ///
+    /// Between elements of an items array nobody looks into, whole elements are skimmed
+    /// (ListIndexer+Skim.swift); the switch below reads what the skim leaves.
+    ///
     /// Each phase's case handles a resumed token; the helpers then chain straight into what
     /// usually follows (key, colon, value; value, comma), so the common path does not go back
     /// through the dispatch for every token.
@@ -50,6 +53,12 @@ extension ListIndexer {
         var i = resume
         defer { resume = i }
         scan: while i < end {
+            if depth == itemsDepth, !topRelevant, openCaptures == 0,
+                phase == .afterValue || phase == .value || phase == .valueOrArrayEnd
+            {
+                skimElements(base, &i, end)
+                guard i < end else { break scan }
+            }
             switch phase {
             case .afterValue:
                 Self.skipWhitespace(base, &i, end)
@@ -162,6 +171,11 @@ extension ListIndexer {
             i &+= 1
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try beginValue(.number, at: i)
+            if i &+ 32 <= end, let numberEnd = Self.plainNumberEnd(base, at: i) {
+                i = numberEnd
+                endValue(base, at: i)
+                return
+            }
             numberPart = c == UInt8(ascii: "-") ? .sign : c == UInt8(ascii: "0") ? .zero : .integer
             phase = .number
             i &+= 1

@@ -8,11 +8,20 @@ extension ListIndexer {
     @inline(__always)
     func scanStringContent(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) throws(FolioError) -> Bool {
         while true {
-            while i &+ 8 <= end, !Self.hasStringSpecial(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-                i &+= 8
+            if i &+ 16 <= end {
+                let stops = Bytes16(base + i).stringStops
+                guard stops != 0 else {
+                    i &+= 16
+                    continue
+                }
+                i &+= stops.trailingZeroBitCount
+            } else {
+                while i &+ 8 <= end, !Self.hasStringSpecial(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i &+= 8
+                }
+                while i < end, !Self.isStringSpecial(base[i]) { i &+= 1 }
+                guard i < end else { return false }
             }
-            while i < end, !Self.isStringSpecial(base[i]) { i &+= 1 }
-            guard i < end else { return false }
             let c = base[i]
             if c == UInt8(ascii: "\"") { return true }
             if c == UInt8(ascii: "\\") {
@@ -43,6 +52,42 @@ extension ListIndexer {
                 i &+= length
             }
         }
+    }
+
+    /// The end of the number starting at `base[start]` when it is valid and ends within 32
+    /// bytes (a double's 17 digits and exponent fit); nil for anything else (invalid, longer, or
+    /// a second `.` after the fraction), which `scanNumber` then reads byte by byte and reports,
+    /// if it is invalid. Needs 32 bytes.
+    @inline(__always)
+    static func plainNumberEnd(_ base: UnsafePointer<UInt8>, at start: Int) -> Int? {
+        let low = UInt64(Bytes16(base + start).digits)
+        let high = UInt64(Bytes16(base + (start + 16)).digits)
+        let nonDigits = ~(low | high << 16)  // bits 32...63 set: every run ends by bit 32
+        var k = base[start] == UInt8(ascii: "-") ? 1 : 0
+        let integer = (nonDigits >> k).trailingZeroBitCount
+        guard integer > 0, integer == 1 || base[start + k] != UInt8(ascii: "0") else { return nil }
+        k += integer
+        guard k < 32 else { return nil }
+        if base[start + k] == UInt8(ascii: ".") {
+            let fraction = (nonDigits >> (k + 1)).trailingZeroBitCount
+            guard fraction > 0 else { return nil }
+            k += 1 + fraction
+            guard k < 32 else { return nil }
+        }
+        let next = base[start + k]
+        if next | 0x20 == UInt8(ascii: "e") {
+            k += 1
+            guard k < 32 else { return nil }
+            let sign = base[start + k]
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { k += 1 }
+            let exponent = (nonDigits >> k).trailingZeroBitCount
+            guard exponent > 0 else { return nil }
+            k += exponent
+            // After the exponent's digits the number ends at any byte, as in `scanNumber`.
+            return k < 32 ? start + k : nil
+        }
+        guard next != UInt8(ascii: ".") else { return nil }
+        return start + k
     }
 
     /// Continues the number from `numberPart`; when it ends, closes the value and returns true.
@@ -127,6 +172,14 @@ extension ListIndexer {
     /// (ED A0–BF) and anything above U+10FFFF.
     @inline(__always)
     func utf8Sequence(_ base: UnsafePointer<UInt8>, at i: Int, end: Int) throws(FolioError) -> Int {
+        let length = Self.utf8Length(base, at: i, end: end)
+        guard length >= 0 else { throw invalidJSON(at: i, "invalid UTF-8 in string") }
+        return length
+    }
+
+    /// `utf8Sequence` without the error: -1 for an invalid sequence.
+    @inline(__always)
+    static func utf8Length(_ base: UnsafePointer<UInt8>, at i: Int, end: Int) -> Int {
         let lead = base[i]
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF
@@ -147,16 +200,16 @@ extension ListIndexer {
             length = 4
             high = 0x8F
         case 0xF1...0xF3: length = 4
-        default: throw invalidJSON(at: i, "invalid UTF-8 in string")
+        default: return -1
         }
         let available = min(length, end - i)
         if available >= 2 {
             let second = base[i + 1]
-            guard second >= low, second <= high else { throw invalidJSON(at: i, "invalid UTF-8 in string") }
+            guard second >= low, second <= high else { return -1 }
         }
         var next = 2
         while next < available {
-            guard base[i + next] & 0xC0 == 0x80 else { throw invalidJSON(at: i, "invalid UTF-8 in string") }
+            guard base[i + next] & 0xC0 == 0x80 else { return -1 }
             next += 1
         }
         return available == length ? length : 0

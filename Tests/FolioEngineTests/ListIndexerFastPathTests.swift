@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import FolioEngine
+
+/// The scanner's block-at-a-time paths need bytes ahead of the cursor, so a body fed one byte
+/// at a time never takes them: fed whole, fed byte by byte and fed at random lengths, every body
+/// (valid or damaged) must give the same elements, ranges and token, or the same error with the
+/// same text and byte offset.
+@Suite struct ListIndexerFastPathTests {
+    enum Outcome: Equatable {
+        case list([Range<Int>], String, [JSONPointer: [UInt8]])
+        case failed(String, String)
+    }
+
+    static func outcome(
+        _ document: [UInt8], chunkLengths: [Int], items: JSONPointer = .root, captures: [JSONPointer] = []
+    ) -> Outcome {
+        do {
+            let (list, token, body) = try indexOne(
+                document, items: items, captures: captures,
+                limits: IndexLimits(maxBytes: 1 << 24, maxItems: 1 << 20, maxDepth: 64), chunkLengths: chunkLengths)
+            return .list((0..<list.count).map(list.range(of:)), token, body.captures)
+        } catch {
+            return .failed(error.code, error.detail)
+        }
+    }
+
+    /// Without captures the skim reads the elements; a capture inside them (`/0/id`) turns it
+    /// off for the whole array, so the byte-by-byte machine reads everything.
+    static let captureSets = [[], [try! JSONPointer("/next"), try! JSONPointer("/0/id")]]
+
+    static func agree(_ document: [UInt8], _ rng: inout SplitMix64, items: JSONPointer = .root, _ comment: String) {
+        for captures in captureSets {
+            let whole = outcome(document, chunkLengths: [Int.max], items: items, captures: captures)
+            let bytewise = outcome(document, chunkLengths: [1], items: items, captures: captures)
+            #expect(whole == bytewise, "\(comment), captures \(captures): \(show(document))")
+            let random = outcome(
+                document, chunkLengths: randomChunkLengths(&rng, documentLength: document.count), items: items,
+                captures: captures)
+            #expect(whole == random, "\(comment), captures \(captures): \(show(document))")
+        }
+    }
+
+    /// Elements shaped like the benchmark list's: short keys, names (some non-ASCII, some with
+    /// an escaped quote), plain and odd numbers, a small array.
+    static func denseElement(_ index: Int, _ rng: inout SplitMix64) -> [UInt8] {
+        let names = ["Rusaloø Linhalfel", "Ann", "Oscar \\\"O\\\" Olsen", "Ørsted", "東京", "x", "Œuvre long name here"]
+        let numbers = [
+            "150.74", "0", "-3", "12345678901234567", "1e3", "2.5E-3", "0.5", "-0.0", "99.", "01", "1.2.3",
+            "0.30000000000000004", "-1.2345678901234567e-05", "123456789012345678901234567890123",
+        ]
+        let price = rng.pick(numbers)
+        let tags = rng.chance(20) ? "[]" : "[\"eco\",\"red\"]"
+        let head = "{\"id\":\(index),\"name\":\"\(rng.pick(names))\",\"category\":\"garden\","
+        return Array((head + "\"price\":\(price),\"tags\":\(tags)}").utf8)
+    }
+
+    @Test func denseListsAgree() {
+        var rng = SplitMix64(seed: 1916)
+        for round in 0..<300 {
+            let count = 1 + rng.below(12)
+            var elements = (0..<count).map { Self.denseElement($0, &rng) }
+            // Valid numbers only in half of the rounds, so most lists are valid.
+            if rng.chance(50) {
+                elements = elements.map { element in
+                    let text = String(decoding: element, as: UTF8.self)
+                    for bad in ["99.", "01", "1.2.3"] where text.contains(":\(bad),") {
+                        return Array(text.replacingOccurrences(of: ":\(bad),", with: ":1,").utf8)
+                    }
+                    return element
+                }
+            }
+            let document = Array("[".utf8) + elements.joined(separator: Array(",".utf8)) + Array("]".utf8)
+            Self.agree(document, &rng, "round \(round)")
+            for _ in 0..<8 {
+                var damaged = document
+                let position = rng.below(damaged.count)
+                switch rng.below(3) {
+                case 0: damaged[position] = rng.pick(ListIndexerDifferentialTests.interestingBytes)
+                case 1: damaged.insert(rng.pick(ListIndexerDifferentialTests.interestingBytes), at: position)
+                default: damaged.remove(at: position)
+                }
+                Self.agree(damaged, &rng, "round \(round), damaged at \(position)")
+            }
+        }
+    }
+
+    @Test func randomDocumentsAgree() {
+        var rng = SplitMix64(seed: 2016)
+        for seed in UInt64(7000)..<UInt64(7300) {
+            var gen = RandomJSON(seed: seed)
+            gen.whitespacePercent = gen.rng.pick([0, 10, 60])
+            let document = gen.body(gen.array(of: gen.elements(1 + gen.rng.below(8))))
+            Self.agree(document, &rng, "seed \(seed)")
+            for _ in 0..<10 {
+                var damaged = document
+                let position = rng.below(damaged.count)
+                switch rng.below(3) {
+                case 0: damaged[position] = rng.pick(ListIndexerDifferentialTests.interestingBytes)
+                case 1: damaged.insert(rng.pick(ListIndexerDifferentialTests.interestingBytes), at: position)
+                default: damaged.remove(at: position)
+                }
+                Self.agree(damaged, &rng, "seed \(seed), damaged at \(position)")
+            }
+        }
+    }
+
+    /// Numbers and strings starting at every offset of a 16- or 32-byte step, near the chunk's
+    /// end (where the skim must leave them to the byte-by-byte machine) and far from it.
+    @Test func tokensAtEveryOffset() {
+        var rng = SplitMix64(seed: 3016)
+        let values = [
+            "1.5", "-0", "10", "0.25", "1e2", "\"ab\\\"c\"", "\"é\"", "\"\\u00e9x\"", "\"a\\nb\"", "\"\u{1}\"",
+            "\"" + String(repeating: "long", count: 9) + "\"", "\"" + String(repeating: "ø", count: 20) + "\"",
+            "{\"k\":[true,false,null]}", "[{},[]]", "tru", "nul", "fals", "01", "\"\\x\"", "\"\\u12G4\"",
+        ]
+        for value in values {
+            for padding in 0..<40 {
+                for tail in ["", String(repeating: " ", count: 70)] {
+                    let document = Array(
+                        ("[" + String(repeating: " ", count: padding) + value + "," + value + "]" + tail).utf8)
+                    Self.agree(document, &rng, "\(value) after \(padding) spaces")
+                }
+            }
+        }
+    }
+
+    /// The skim itself takes the benchmark's elements whole (else the tests above would compare
+    /// the byte-by-byte machine with itself) and declines what it leaves to that machine.
+    @Test func skimTakesPlainElementsWhole() {
+        var rng = SplitMix64(seed: 4016)
+        func skim(_ bytes: [UInt8], depthBudget: Int = 8) -> Int? {
+            let padded = bytes + [UInt8](repeating: UInt8(ascii: " "), count: ListIndexer.skimMargin + 16)
+            return padded.withUnsafeBufferPointer {
+                ListIndexer.skimValue(
+                    $0.baseAddress!, at: 0, before: padded.count - ListIndexer.skimMargin, depthBudget: depthBudget)
+            }
+        }
+        for index in 0..<300 {
+            let element = Self.denseElement(index, &rng)
+            let text = String(decoding: element, as: UTF8.self)
+            let declined = ["99.", "01", "1.2.3", "123456789012345678901234567890123"].contains {
+                text.contains(":\($0),")
+            }
+            #expect(skim(element) == (declined ? nil : element.count), "\(text)")
+        }
+        #expect(skim(Array("[[[1]]]".utf8), depthBudget: 3) == 7)
+        #expect(skim(Array("[[[1]]]".utf8), depthBudget: 2) == nil)
+        #expect(skim(Array("\"a\\u00e9\\n\"".utf8)) == 11)
+        #expect(skim(Array("\"\u{1}\"".utf8)) == nil)
+        #expect(skim(Array("[1,]".utf8)) == nil)
+        #expect(skim(Array("{\"a\" : [ true , false , null ] }".utf8)) == 32)
+    }
+}
