@@ -21,12 +21,7 @@ extension ListIndexer {
         let limit = end &- Self.skimMargin
         var at = i
         if phase == .afterValue {
-            Self.skimWhitespace(base, &at, before: limit)
-            i = at
-            guard at < limit, base[at] == UInt8(ascii: ",") else { return }
-            at &+= 1
-            phase = .value
-            i = at
+            guard skimComma(base, &at, &i, before: limit) else { return }
         }
         let depthBudget = maxDepth &- depth
         while true {
@@ -42,13 +37,24 @@ extension ListIndexer {
             at = elementEnd
             phase = .afterValue
             i = at
-            Self.skimWhitespace(base, &at, before: limit)
-            i = at
-            guard at < limit, base[at] == UInt8(ascii: ",") else { return }
-            at &+= 1
-            phase = .value
-            i = at
+            guard skimComma(base, &at, &i, before: limit) else { return }
         }
+    }
+
+    /// After an element (phase `.afterValue`): past whitespace and the comma to the next
+    /// element (phase `.value`), or false where the scalar machine takes over (`i` kept at the
+    /// last position both agree on).
+    @inline(__always)
+    private mutating func skimComma(
+        _ base: UnsafePointer<UInt8>, _ at: inout Int, _ i: inout Int, before limit: Int
+    ) -> Bool {
+        Self.skimWhitespace(base, &at, before: limit)
+        i = at
+        guard at < limit, base[at] == UInt8(ascii: ",") else { return false }
+        at &+= 1
+        phase = .value
+        i = at
+        return true
     }
 
     /// The end of the valid value starting at `base[start]` (not whitespace), or nil when the

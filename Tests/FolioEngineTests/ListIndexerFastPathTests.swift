@@ -73,16 +73,7 @@ import Testing
             }
             let document = Array("[".utf8) + elements.joined(separator: Array(",".utf8)) + Array("]".utf8)
             Self.agree(document, &rng, "round \(round)")
-            for _ in 0..<8 {
-                var damaged = document
-                let position = rng.below(damaged.count)
-                switch rng.below(3) {
-                case 0: damaged[position] = rng.pick(ListIndexerDifferentialTests.interestingBytes)
-                case 1: damaged.insert(rng.pick(ListIndexerDifferentialTests.interestingBytes), at: position)
-                default: damaged.remove(at: position)
-                }
-                Self.agree(damaged, &rng, "round \(round), damaged at \(position)")
-            }
+            Self.agreeDamaged(document, copies: 8, &rng, "round \(round)")
         }
     }
 
@@ -93,16 +84,21 @@ import Testing
             gen.whitespacePercent = gen.rng.pick([0, 10, 60])
             let document = gen.body(gen.array(of: gen.elements(1 + gen.rng.below(8))))
             Self.agree(document, &rng, "seed \(seed)")
-            for _ in 0..<10 {
-                var damaged = document
-                let position = rng.below(damaged.count)
-                switch rng.below(3) {
-                case 0: damaged[position] = rng.pick(ListIndexerDifferentialTests.interestingBytes)
-                case 1: damaged.insert(rng.pick(ListIndexerDifferentialTests.interestingBytes), at: position)
-                default: damaged.remove(at: position)
-                }
-                Self.agree(damaged, &rng, "seed \(seed), damaged at \(position)")
+            Self.agreeDamaged(document, copies: 10, &rng, "seed \(seed)")
+        }
+    }
+
+    /// `agree` on `copies` copies of `document`, each with one byte changed, inserted or removed.
+    static func agreeDamaged(_ document: [UInt8], copies: Int, _ rng: inout SplitMix64, _ label: String) {
+        for _ in 0..<copies {
+            var damaged = document
+            let position = rng.below(damaged.count)
+            switch rng.below(3) {
+            case 0: damaged[position] = rng.pick(ListIndexerDifferentialTests.interestingBytes)
+            case 1: damaged.insert(rng.pick(ListIndexerDifferentialTests.interestingBytes), at: position)
+            default: damaged.remove(at: position)
             }
+            agree(damaged, &rng, "\(label), damaged at \(position)")
         }
     }
 
