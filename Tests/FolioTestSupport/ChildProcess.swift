@@ -6,10 +6,16 @@ import Synchronization
 /// process once (a `memmove` past a buffer inside it), and swift-corelibs-foundation does not
 /// promise that two launches at once are safe. (`redis-server` is spawned with `posix_spawn`.)
 public enum ChildProcess {
-    private static let launching = Mutex(())
+    private static let lock = Mutex(())
 
     public static func run(_ process: Process) throws {
-        try launching.withLock { _ in try process.run() }
+        try launching { try process.run() }
+    }
+
+    /// Runs `launch` while no other child process of the tests is being started (Foundation's
+    /// or `posix_spawn`'s).
+    public static func launching<T>(_ launch: () throws -> T) rethrows -> T {
+        try lock.withLock { _ in try launch() }
     }
 
     /// Runs `process` to its end and returns its status and standard output. The blocking reads

@@ -73,8 +73,18 @@ public struct RedisServer: Sendable {
         20_000 + ports.wrappingAdd(1, ordering: .relaxed).oldValue % 12_768
     }
 
-    /// Starts `path` with `arguments`, stdout and stderr to /dev/null, no signal blocked.
-    private static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+    /// Runs `path` with `arguments` to its end (stdout and stderr to /dev/null) and returns its
+    /// exit status, polling instead of blocking a thread of the pool.
+    static func runToEnd(_ path: String, _ arguments: [String]) async throws -> Int32 {
+        let pid = try spawn(path, arguments)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    }
+
+    /// Starts `path` with `arguments`, stdout and stderr to /dev/null, no signal blocked; one
+    /// launch at a time with Foundation's (`ChildProcess.launching`).
+    static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -90,7 +100,7 @@ public struct RedisServer: Sendable {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let status = ChildProcess.launching { posix_spawn(&pid, path, &actions, &attributes, argv, environ) }
         guard status == 0 else { throw RedisTestFailure("posix_spawn \(path) failed: \(status)") }
         return pid
     }
@@ -160,17 +170,17 @@ public struct TLSFiles: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
             to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        // `posix_spawn`, not Foundation's `Process`: its `run()` crashed the test process in CI
+        // (a `memmove` past a buffer) right here. Absolute paths instead of a working directory.
+        let at = directory.path + "/"
         for arguments in [
-            "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 1 -subj /CN=FolioTestCA",
-            "req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost",
-            "x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 1 -extfile san.ext",
+            "req -x509 -newkey rsa:2048 -nodes -keyout \(at)ca.key -out \(at)ca.crt -days 1 -subj /CN=FolioTestCA",
+            "req -newkey rsa:2048 -nodes -keyout \(at)server.key -out \(at)server.csr -subj /CN=localhost",
+            "x509 -req -in \(at)server.csr -CA \(at)ca.crt -CAkey \(at)ca.key -CAcreateserial -out \(at)server.crt"
+                + " -days 1 -extfile \(at)san.ext",
         ] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = arguments.split(separator: " ").map(String.init)
-            process.currentDirectoryURL = directory
-            process.standardError = FileHandle.nullDevice
-            let (status, _) = try await ChildProcess.output(of: process)
+            let status = try await RedisServer.runToEnd(
+                "/usr/bin/openssl", arguments.split(separator: " ").map(String.init))
             guard status == 0 else { throw RedisTestFailure("openssl \(arguments) failed (\(status))") }
         }
         return TLSFiles(directory: directory)
