@@ -64,6 +64,13 @@ public final class FillWorkers: Sendable {
         }
     }
 
+    /// `run` for work that cannot fail.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            execute { continuation.resume(returning: work()) }
+        }
+    }
+
     /// Runs `job` on a worker thread, in the order jobs were given (two may run at once).
     public func execute(_ job: @escaping @Sendable () -> Void) {
         queue.withLock { $0.jobs.append(job) }

@@ -72,11 +72,13 @@ public enum RedisSnapshotCodec {
         return await decoder.finish()
     }
 
-    /// Indexes a stored list part by part as the parts arrive (earlier parts hashed on another
-    /// core while the next is scanned), then checks it against its metadata.
+    /// Indexes a stored list part by part as the parts arrive (on the fill workers, earlier
+    /// parts hashed while the next is scanned), then checks it against its metadata.
+    ///
+    /// Holds its indexer in a box, so it is used as one value (`var`, then `finish`).
     public struct Decoder: Sendable {
         private let meta: Meta
-        private var indexer: ListIndexer
+        private let box: IndexerBox
         private var received = 0
         private var failed = false
 
@@ -86,8 +88,8 @@ public enum RedisSnapshotCodec {
                 meta.parts >= 0, meta.bytes >= 0
             else { return nil }
             self.meta = meta
-            indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: meta.bytes), sort: meta.sort)
-            indexer.reserve(additionalBytes: meta.bytes)
+            box = IndexerBox(ListIndexer(items: .root, limits: IndexLimits(maxBytes: meta.bytes), sort: meta.sort))
+            box.indexer.reserve(additionalBytes: meta.bytes)
         }
 
         /// The token the metadata claims and how many parts it has.
@@ -97,10 +99,9 @@ public enum RedisSnapshotCodec {
         /// Indexes the next part; false once the bytes are not a list of the claimed size.
         public mutating func append(_ part: [UInt8]) async -> Bool {
             guard !failed else { return false }
-            await indexer.settle()
             received += part.count
             do {
-                try part.withUnsafeBytes { try indexer.appendOverlapped($0) }
+                try await box.append(part)
             } catch {
                 failed = true
             }
@@ -109,9 +110,10 @@ public enum RedisSnapshotCodec {
 
         /// The list, when every byte arrived and the elements give the claimed token and count.
         public consuming func finish() async -> StoredList? {
-            await indexer.settle()
-            guard !failed, received == meta.bytes, (try? indexer.endBody()) != nil,
-                let (list, token) = try? indexer.finish(), token == meta.token, list.count == meta.count
+            await box.indexer.settle()
+            guard !failed, received == meta.bytes, (try? box.indexer.endBody()) != nil,
+                let (list, token) = try? await FillWorkers.shared.run({ [box] in try box.finish() }),
+                token == meta.token, list.count == meta.count
             else { return nil }
             return StoredList(
                 list: list, token: token, sort: meta.sort, storedAtMilliseconds: meta.storedAt,

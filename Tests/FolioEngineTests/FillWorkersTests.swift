@@ -29,6 +29,7 @@ struct FillWorkersTests {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(sums.sorted() == (0..<200).map { (0...$0).reduce(0, +) }.sorted())
+        #expect(await workers.run { 6 * 7 } == 42)
         await #expect(throws: Failure()) { try await workers.run { () throws -> Int in throw Failure() } }
     }
 }

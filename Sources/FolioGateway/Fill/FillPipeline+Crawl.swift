@@ -29,7 +29,7 @@ extension FillPipeline {
         case .upstream(let head, let body):
             return .upstream(UpstreamAnswer(head: head, body: body))
         case .list(let list, let token, let freshness):
-            return try await FillWorkers.shared.run { [self] in
+            return await FillWorkers.shared.run { [self] in
                 snapshot(list, token: token, route: route, previous: previous, freshness: freshness)
             }
         }

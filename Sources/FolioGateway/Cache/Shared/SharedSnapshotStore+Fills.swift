@@ -158,7 +158,8 @@ extension SharedSnapshotStore: FillCoordination {
                 metadata: ["folio.route": "\(key.route)", "token": "\(newest.token)"])
             return nil
         }
-        let snapshot = snapshot(stored, shape: shape)
+        // Its route order and search columns are built on the fill workers, as a fill's are.
+        let snapshot = await FillWorkers.shared.run { [self] in self.snapshot(stored, shape: shape) }
         _ = local.install(snapshot, for: key, retention: shape.retention, staleFor: .zero)
         return snapshot
     }

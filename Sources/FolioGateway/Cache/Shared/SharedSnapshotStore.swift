@@ -194,7 +194,7 @@ public final class SharedSnapshotStore: SnapshotStore {
         do {
             guard let stored = try await redis.read(token: token) else { return nil }
             let superseded = try await redis.superseded(token: token)
-            let snapshot = snapshot(stored, shape: shape)
+            let snapshot = await FillWorkers.shared.run { [self] in self.snapshot(stored, shape: shape) }
             let now = now()
             let supersededAt = superseded.map { instant(ofMilliseconds: $0.atMilliseconds, now: now) } ?? now
             let left = superseded?.left ?? shape.retention
