@@ -42,6 +42,9 @@ public struct RedisServer: Sendable {
         else { throw RedisTestFailure("redis-server is not installed (apt-get install redis-server)") }
         for _ in 0..<(fixed == nil ? 20 : 1) {
             let port = fixed ?? nextPort()
+            // Something else listens there (a server another test process left behind): its
+            // answers would pass for ours before ours exits on the taken port.
+            if fixed == nil, isListening(port) { continue }
             let pid = try spawn(
                 path,
                 [
@@ -62,6 +65,22 @@ public struct RedisServer: Sendable {
             server.stop()
         }
         throw RedisTestFailure("redis-server did not start")
+    }
+
+    /// Whether a TCP connection to `127.0.0.1:port` is accepted.
+    private static func isListening(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     /// Ports handed to new servers: consecutive from a random start, so two tests of this
