@@ -62,6 +62,9 @@ public final class MemorySnapshotStore: SnapshotStore {
         }
     }
 
+    /// Everything this store holds is held in memory.
+    public func currentIfHeld(_ key: CacheKey) -> Snapshot? { current(key) }
+
     public func retained(_ key: CacheKey, token: String) -> RetainedSnapshot? {
         let now = self.now()
         return state.withLock { state in

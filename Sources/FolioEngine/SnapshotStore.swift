@@ -15,6 +15,11 @@ public protocol SnapshotStore: Sendable {
     /// eviction).
     func current(_ key: CacheKey) async -> Snapshot?
 
+    /// What `current` would return, when the store knows it without waiting (a use, like
+    /// `current`); nil means "ask `current`". Lets an answer kept in memory go out on the event
+    /// loop that read the request (docs/DESIGN.md, "Kept answers on the event loop").
+    func currentIfHeld(_ key: CacheKey) -> Snapshot?
+
     /// A superseded snapshot of `key` with `token`, while it is retained.
     func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot?
 
@@ -44,6 +49,9 @@ public protocol SnapshotStore: Sendable {
 }
 
 extension SnapshotStore {
+    /// A store that keeps nothing in this process's memory never answers without waiting.
+    public func currentIfHeld(_ key: CacheKey) -> Snapshot? { nil }
+
     /// `install` for a store that keeps nothing beyond its own memory's needs.
     public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration) async -> Bool {
         await install(snapshot, for: key, retention: retention, staleFor: .zero)

@@ -76,9 +76,13 @@ public func buildApplication(
     let readiness = Readiness()
     let settings = ListenerSettings(configuration)
     let listen = configuration.server.listen
+    let responder = GatewayResponder(current: current)
     let listener = Application(
-        responder: GatewayResponder(current: current),
-        server: .http1(configuration: settings.http1),
+        responder: responder,
+        server: HTTPServerBuilder { respond in
+            KeptAnswerChannel(
+                http1: HTTP1Channel(responder: respond, configuration: settings.http1), responder: responder)
+        },
         configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -6,17 +7,20 @@ extension Gateway {
     static let loggedPathLimit = 2048
 
     /// Records one answered request: metrics always, the access log line when `logging.access`.
-    func observe(_ request: Request, context: GatewayContext, response: Response, duration: Duration) {
+    func observe(
+        _ request: Request, context: GatewayContext, status: HTTPResponse.Status, headers: HTTPFields,
+        duration: Duration
+    ) {
         let route = context.record.routeIndex.map { routes[$0] }
         let routeMetrics = route?.metrics ?? metrics.unrouted
-        let status = response.status.code
-        routeMetrics.request(status: status, duration: duration)
+        routeMetrics.request(status: status.code, duration: duration)
         if route != nil, let result = context.record.cache?.result {
             routeMetrics.cacheLookup(result)
             if result == .collapsed { metrics.coalescedWaiters.increment() }
         }
         guard configuration.logging.access, logger.logLevel <= .info else { return }
-        let access = accessLine(request, context: context, response: response, route: route, duration: duration)
+        let access = accessLine(
+            request, context: context, status: status, headers: headers, route: route, duration: duration)
         if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
             handler.writeAccess(access)
         } else {
@@ -27,16 +31,17 @@ extension Gateway {
     /// The access log fields. The path is logged without its query (which may carry secrets);
     /// no request header is logged, so `Authorization` and `Cookie` never reach the log.
     func accessLine(
-        _ request: Request, context: GatewayContext, response: Response, route: CompiledRoute?, duration: Duration
+        _ request: Request, context: GatewayContext, status: HTTPResponse.Status, headers: HTTPFields,
+        route: CompiledRoute?, duration: Duration
     ) -> AccessLine {
         let path = RequestTarget(request.head.path ?? "/").path
         return AccessLine(
-            cacheStatus: context.record.cacheStatus ?? response.headers[.cacheStatus],
+            cacheStatus: context.record.cacheStatus ?? headers[.cacheStatus],
             // Milliseconds, to the microsecond.
             durationMilliseconds: (duration.fractionalMilliseconds * 1000).rounded() / 1000,
             method: request.method.rawValue, path: path.prefix(Self.loggedPathLimit), peer: context.peerAddress,
             requestID: context.record.requestID, route: route?.name ?? RouteMetrics.unroutedName,
-            status: response.status.code)
+            status: status.code)
     }
 }
 

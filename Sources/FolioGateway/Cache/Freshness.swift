@@ -129,26 +129,6 @@ struct CacheControl: Sendable {
     }
 }
 
-/// IMF-fixdate and the two obsolete HTTP date forms (RFC 9110 5.6.7).
-enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ]
-
-    /// Parsed once per fill at most, so formatters are made per call (they are not Sendable).
-    static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
-        }
-        return nil
-    }
-}
-
 extension Snapshot {
     /// The same list with the freshness of a new answer (a 304, or a refill that minted the
     /// same token), received at `now`.

@@ -18,8 +18,22 @@ struct SnapshotResolver: Sendable {
     let pipeline: FillPipeline
     let metrics: GatewayMetrics
 
+    /// The fresh hit a request gets from a snapshot the store holds in memory, found without
+    /// waiting; nil when anything else must happen (then `resolve`).
+    func resolveHeld(_ plan: FillPlan, token: String?, route: CompiledRoute) -> Resolution? {
+        guard let key = plan.key, let current = cache.store.currentIfHeld(key), token == nil || token == current.token
+        else { return nil }
+        let now = cache.now()
+        let decision = CachePolicy.decide(
+            freshUntil: current.freshUntil, mustRevalidate: current.mustRevalidate, now: now,
+            staleWhileRevalidate: route.config.cache.staleWhileRevalidate)
+        guard decision == .fresh else { return nil }
+        return Self.hit(current, at: now)
+    }
+
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
     func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
+        if let held = resolveHeld(plan, token: token, route: route) { return held }
         let settings = route.config.cache
         let terms = SnapshotCache.FillTerms(
             timeout: route.fillTimeout, retention: settings.snapshotRetention,
@@ -40,10 +54,10 @@ struct SnapshotResolver: Sendable {
                 staleWhileRevalidate: settings.staleWhileRevalidate)
             {
             case .fresh:
-                return .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
+                return Self.hit(current, at: now)
             case .serveStaleAndRefresh:
                 cache.refreshInBackground(key, previous: current, terms: terms, fetch: fetch)
-                return .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
+                return Self.hit(current, at: now)
             case .fill:
                 break
             }
@@ -121,6 +135,11 @@ struct SnapshotResolver: Sendable {
         }
     }
 
+    /// The key's current snapshot served as it is.
+    private static func hit(_ current: Snapshot, at now: ContinuousClock.Instant) -> Resolution {
+        .served(current, .hit(ttl: current.ttl(at: now)), age: current.age(at: now))
+    }
+
     /// A superseded snapshot answering its pinned link: `ttl` counts from when it was superseded.
     private static func retainedHit(_ pinned: RetainedSnapshot, now: ContinuousClock.Instant) -> Resolution {
         .served(
@@ -136,9 +155,7 @@ struct SnapshotResolver: Sendable {
         let now = cache.now()
         if let pinned = await cache.retained(key, token: token) { return Self.retainedHit(pinned, now: now) }
         // An uncacheable refill leaves the pinned list current.
-        if let held = await cache.current(key), held.token == token {
-            return .served(held, .hit(ttl: held.ttl(at: now)), age: held.age(at: now))
-        }
+        if let held = await cache.current(key), held.token == token { return Self.hit(held, at: now) }
         return .gone(current: current, outcome)
     }
 

@@ -11,26 +11,21 @@ extension Gateway {
         _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String
     ) async throws -> Response {
-        let parameters = try QueryString.parse(target.query ?? "")
-        let listRequest = try ListRequest.interpret(
-            parameters, options: route.paging, rangeHeader: request.headers[.range])
-        let selection = try ListSelection(listRequest, route: route)
-
-        let fill = FillPlan(
-            request, route: route, match: match, parameters: parameters, peer: context.peer,
-            trustedProxies: configuration.server.trustedProxies, requestID: requestID)
-        let resolution = await resolver.resolve(fill, token: listRequest.snapshot, route: route)
+        let plan = try ListPlan(
+            request, context: context, route: route, match: match, target: target, requestID: requestID,
+            trustedProxies: configuration.server.trustedProxies)
+        let listRequest = plan.listRequest
+        let resolution = await resolver.resolve(plan.fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let outcome, let age):
-            context.record.cache = outcome
-            let cacheStatus = outcome.header
-            context.record.cacheStatus = cacheStatus
+            let cacheStatus = record(outcome, in: context)
             let answerKey = KeptListAnswer.key(request, route: route)
             if let kept = snapshot.rendered.answer(answerKey, as: KeptListAnswer.self) {
                 return kept.response(to: request, cacheStatus: cacheStatus, age: age)
             }
             let answer: KeptListAnswer
             var grew = false
+            let selection = plan.selection
             if let groupBy = selection.groupBy {
                 answer = sectionIndexAnswer(
                     request, route: route, listRequest: listRequest, groupBy: groupBy, selection: selection,
@@ -41,7 +36,7 @@ extension Gateway {
                     snapshot: snapshot, cacheStatus: cacheStatus, target: target, grew: &grew)
             }
             grew = snapshot.rendered.store(answer, for: answerKey) || grew
-            if let key = fill.key, grew || selection.buildsIndexes(route: route) {
+            if let key = plan.fill.key, grew || selection.buildsIndexes(route: route) {
                 await cache.recount(snapshot, for: key)
             }
             return answer.response(to: request, cacheStatus: cacheStatus, age: age)
@@ -58,6 +53,31 @@ extension Gateway {
             throw FolioError.snapshotGone(token: listRequest.snapshot ?? "", first: links.url(offset: 0))
                 .adding(header: .init("Cache-Status", outcome.header))
         }
+    }
+
+    /// The answer kept for `request` in a fresh snapshot held in memory, found without waiting;
+    /// nil when answering needs anything else (a fill, a render, a store that must be asked).
+    func keptListAnswer(
+        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
+        target: RequestTarget, requestID: String
+    ) -> SentAnswer? {
+        guard
+            let plan = try? ListPlan(
+                request, context: context, route: route, match: match, target: target, requestID: requestID,
+                trustedProxies: configuration.server.trustedProxies),
+            case .served(let snapshot, let outcome, let age) = resolver.resolveHeld(
+                plan.fill, token: plan.listRequest.snapshot, route: route),
+            let kept = snapshot.rendered.answer(KeptListAnswer.key(request, route: route), as: KeptListAnswer.self)
+        else { return nil }
+        return kept.sending(to: request, cacheStatus: record(outcome, in: context), age: age)
+    }
+
+    /// Notes how the cache answered (metrics, access log, span); returns its `Cache-Status`.
+    private func record(_ outcome: CacheOutcome, in context: GatewayContext) -> String {
+        let cacheStatus = outcome.header
+        context.record.cache = outcome
+        context.record.cacheStatus = cacheStatus
+        return cacheStatus
     }
 
     /// Links are relative (path?query) unless `publicBaseURL` is set; never built from `Host`.

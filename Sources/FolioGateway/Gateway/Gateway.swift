@@ -108,12 +108,17 @@ public final class Gateway: Sendable {
             logger.error("unexpected error", metadata: ["folio.request_id": "\(requestID)", "error": "\(error)"])
             response = Problem.response(.internal)
         }
-        response.headers[.xRequestID] = requestID
+        decorate(&response.headers, request: request, context: context, requestID: requestID)
+        return response
+    }
+
+    /// What every answer carries whoever wrote it: its request ID and CORS fields.
+    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
+        headers[.xRequestID] = requestID
         context.record.requestID = requestID
         CORSRules.decorate(
-            &response.headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
+            &headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
             routeAnswer: context.record.routeIndex != nil)
-        return response
     }
 
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {

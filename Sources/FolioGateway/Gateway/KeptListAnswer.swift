@@ -45,17 +45,26 @@ struct KeptListAnswer: RenderedAnswer {
 
     /// This answer to `request`: a `304` when its `If-None-Match` matches, no body for HEAD.
     func response(to request: Request, cacheStatus: String, age: Int?) -> Response {
+        let sent = sending(to: request, cacheStatus: cacheStatus, age: age)
+        return Response(
+            status: sent.status, headers: sent.headers, body: sent.body.map { ResponseBody(byteBuffer: $0) } ?? .init())
+    }
+
+    /// The parts of `response(to:cacheStatus:age:)`, for the event loop's own writes.
+    func sending(to request: Request, cacheStatus: String, age: Int?) -> SentAnswer {
         let notModified = request.headers[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
         var headers = notModified ? self.notModified : full
         // Never among the kept fields: appended, not searched for.
         headers.append(HTTPField(name: .cacheStatus, value: cacheStatus))
         if let age { headers.append(HTTPField(name: .age, value: String(age))) }
-        if notModified {
-            return Response(status: .notModified, headers: headers)
-        }
-        if request.method == .head {
-            return Response(status: status, headers: headers, body: ResponseBody())
-        }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+        if notModified { return SentAnswer(status: .notModified, headers: headers, body: nil) }
+        return SentAnswer(status: status, headers: headers, body: request.method == .head ? nil : body)
     }
+}
+
+/// An answer as written to the connection: its head and its body (nil: none).
+struct SentAnswer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: ByteBuffer?
 }

@@ -14,6 +14,8 @@ public final class GatewayMetrics: Sendable {
     let cacheEvictions: Counter
     /// Requests that waited on another request's fill (`Cache-Status: …; collapsed`).
     let coalescedWaiters: Counter
+    /// Kept answers written on the event loop that read their request (`KeptAnswerHandler`).
+    let answersAtOnce: Counter
     /// Set at scrape time from the serving gateway's cache.
     let cacheBytes: Gauge
     /// The bound in force (`cache.maxBytes`, after `auto` was resolved).
@@ -32,6 +34,7 @@ public final class GatewayMetrics: Sendable {
         self.registry = registry
         cacheEvictions = registry.makeCounter(descriptor: Self.cacheEvictions.descriptor)
         coalescedWaiters = registry.makeCounter(descriptor: Self.coalescedWaiters.descriptor)
+        answersAtOnce = registry.makeCounter(descriptor: Self.answersAtOnce.descriptor)
         cacheBytes = registry.makeGauge(descriptor: Self.cacheBytes.descriptor)
         cacheMaxBytes = registry.makeGauge(descriptor: Self.cacheMaxBytes.descriptor)
         snapshots = registry.makeGauge(descriptor: Self.snapshots.descriptor)
@@ -91,6 +94,9 @@ extension GatewayMetrics {
         "cache_evictions", unit: "total", help: "Snapshots evicted to stay within cache.maxBytes.")
     static let coalescedWaiters = descriptor(
         "coalesced_waiters", unit: "total", help: "Requests that waited on another request's upstream fill.")
+    static let answersAtOnce = descriptor(
+        "answers_at_once", unit: "total",
+        help: "Kept answers of fresh snapshots written on the event loop that read the request.")
     static let limitBreaches = descriptor(
         "limit_breaches", unit: "total", help: "Breaches of a configured limit, by its key under limits.")
     static let storeErrors = descriptor(

@@ -88,6 +88,12 @@ public final class SharedSnapshotStore: SnapshotStore {
         return loaded ?? held
     }
 
+    /// The local copy while it is fresh: `current` would return it without asking Redis.
+    public func currentIfHeld(_ key: CacheKey) -> Snapshot? {
+        guard let held = local.current(key), held.isFresh(at: now()) else { return nil }
+        return held
+    }
+
     public func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot? {
         if let held = local.retained(key, token: token) { return held }
         guard health.isAvailable, let shape = shape(key.route), SnapshotToken.isWellFormed(token) else { return nil }

@@ -1,0 +1,104 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// Writes kept answers on the event loop that read their request (docs/DESIGN.md, "Kept
+/// answers on the event loop"): a GET or HEAD whose answer a fresh snapshot held in memory
+/// already keeps needs nothing to wait for, so it is answered here, without the task,
+/// the async streams and the hops Hummingbird's responder costs every request. Everything
+/// else, and every request while an earlier one is still with the responder, is handed on
+/// unchanged (`KeptAnswerPassage`).
+///
+/// Sits after Hummingbird's `HTTPConnectionStateHandler`, which so counts these requests and
+/// answers like its own (idle timeout, closing after the answer in flight on shutdown).
+final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let responder: GatewayResponder
+    private let logger: Logger
+    private var passage = KeptAnswerPassage()
+    /// The answer to write when the request being read ends.
+    private var answer: SentAnswer?
+
+    init(responder: GatewayResponder, logger: Logger) {
+        self.responder = responder
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if passage.mayAnswerNext, let answer = answerAtOnce(head, channel: context.channel) {
+                passage.answer()
+                self.answer = answer
+            } else {
+                passage.handOn()
+                context.fireChannelRead(data)
+            }
+        case .body:
+            if passage.body() == .forward { context.fireChannelRead(data) }
+        case .end:
+            switch passage.end() {
+            case .forward:
+                context.fireChannelRead(data)
+            case .writeAnswer:
+                guard let answer else { return }
+                self.answer = nil
+                write(answer, context: context)
+            }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passage.responderEnded() }
+        context.write(data, promise: promise)
+    }
+
+    /// Only requests that announce no body and keep the connection open (no `Connection` field
+    /// but `keep-alive`): anything else about the connection is Hummingbird's to handle.
+    private func answerAtOnce(_ head: HTTPRequest, channel: any Channel) -> SentAnswer? {
+        let fields = head.headerFields
+        guard fields[.contentLength] == nil, fields[.transferEncoding] == nil, fields[.expect] == nil,
+            fields[values: .connection].allSatisfy({ $0.lowercased() == "keep-alive" })
+        else { return nil }
+        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
+        let context = GatewayContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        return responder.answerAtOnce(to: request, context: context)
+    }
+
+    private func write(_ answer: SentAnswer, context: ChannelHandlerContext) {
+        var headers = answer.headers
+        headers[.date] = HTTPDate.now()
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+/// Hummingbird's HTTP/1.1 child channel with a `KeptAnswerHandler` after its connection state
+/// handler.
+struct KeptAnswerChannel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let http1: HTTP1Channel
+    let responder: GatewayResponder
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
+            try pipeline.addHandler(KeptAnswerHandler(responder: responder, logger: logger), position: .after(state))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http1.handle(value: value, logger: logger)
+    }
+}
