@@ -19,7 +19,7 @@ public enum URIText {
 
     /// Decodes `%XX` escapes (`+` stays `+`: this is for paths). `nil` when an escape is
     /// malformed or the result is not valid UTF-8.
-    public static func decodingPath<S: StringProtocol>(_ text: S) -> String? {
+    public static func decodingPath(_ text: Substring) -> String? {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)

@@ -63,10 +63,13 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Only requests that announce no body and keep the connection open (no `Connection` field
     /// but `keep-alive`): anything else about the connection is Hummingbird's to handle.
     private func answerAtOnce(_ head: HTTPRequest, channel: any Channel) -> SentAnswer? {
-        let fields = head.headerFields
-        guard fields[.contentLength] == nil, fields[.transferEncoding] == nil, fields[.expect] == nil,
-            fields[values: .connection].allSatisfy({ $0.lowercased() == "keep-alive" })
-        else { return nil }
+        for field in head.headerFields {
+            switch field.name {
+            case .contentLength, .transferEncoding, .expect: return nil
+            case .connection where field.value.lowercased() != "keep-alive": return nil
+            default: continue
+            }
+        }
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
         let context = GatewayContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         return responder.answerAtOnce(to: request, context: context)

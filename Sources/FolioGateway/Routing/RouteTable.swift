@@ -22,14 +22,26 @@ public struct RouteMatch: Sendable, Equatable {
 public struct RouteTable: Sendable {
     private let patterns: [RoutePattern]
     private let bySegmentCount: [Int: [Int]]
+    /// Routes without placeholders or escapes, by their path as a request spells it: a
+    /// request path equal to one byte for byte matches it, and no other route can beat a route
+    /// that is literal everywhere, so these are found without decoding (most requests).
+    private let literalPaths: [Substring: Int]
 
     public init(patterns: [RoutePattern]) {
         self.patterns = patterns
         var groups: [Int: [Int]] = [:]
+        var literalPaths: [Substring: Int] = [:]
         for (index, pattern) in patterns.enumerated() {
             groups[pattern.segments.count, default: []].append(index)
+            let literal = pattern.segments.allSatisfy {
+                if case .literal = $0 { return true } else { return false }
+            }
+            if literal, !pattern.text.contains("%"), literalPaths[Substring(pattern.text)] == nil {
+                literalPaths[Substring(pattern.text)] = index
+            }
         }
         self.bySegmentCount = groups
+        self.literalPaths = literalPaths
     }
 
     /// The route for `rawPath` (as received: percent-encoded, no query), or `nil`.
@@ -41,6 +53,7 @@ public struct RouteTable: Sendable {
     /// the upstream URL's structure).
     public func match(rawPath: Substring) throws(FolioError) -> RouteMatch? {
         guard rawPath.utf8.first == UInt8(ascii: "/") else { return nil }
+        if let index = literalPaths[rawPath] { return RouteMatch(routeIndex: index, parameters: [:]) }
         let rawSegments = rawPath.utf8.dropFirst().split(
             separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard let candidates = bySegmentCount[rawSegments.count] else { return nil }
