@@ -5,6 +5,7 @@ import FolioConfiguration
 import FolioEngine
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
@@ -260,6 +261,21 @@ struct CompressionTests {
                 #expect(snapshot.rendered.count == 2)
                 let kept = snapshot.rendered.retainedBytes
                 #expect(kept > 2 * first.body.readableBytes)
+                // One compressed body in memory, which the whole answer shares.
+                let tag = try #require(first.header("ETag"))
+                let compressed = try #require(snapshot.rendered.answer(tag, as: CompressedBody.self))
+                #expect(Array(buffer: compressed.bytes) == Array(buffer: first.body))
+                let asked = Request(
+                    head: HTTPRequest(
+                        method: .get, scheme: nil, authority: nil, path: "/objects?pageSize=100",
+                        headerFields: [.acceptEncoding: "br"]),
+                    body: RequestBody(buffer: ByteBuffer()))
+                let answer = try #require(
+                    snapshot.rendered.answer(
+                        KeptListAnswer.key(asked, route: server.gateway.routes[0]), as: KeptListAnswer.self))
+                #expect(
+                    answer.body.withUnsafeReadableBytes { $0.baseAddress }
+                        == compressed.bytes.withUnsafeReadableBytes { $0.baseAddress })
                 #expect(await server.gateway.cache.statistics().bytes == snapshot.retainedBytes)
                 let again = try await client.execute(
                     uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "br"])

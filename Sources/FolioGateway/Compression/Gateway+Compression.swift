@@ -35,18 +35,27 @@ extension Gateway {
         headers[.eTag] = tag
         var full = headers
         full.append(contentsOf: entity)
-        var bytes = body
+        let bytes: ByteBuffer
         if let coding {
-            if let kept = snapshot.rendered.page(tag) {
-                bytes = kept
+            if let kept = snapshot.rendered.answer(tag, as: CompressedBody.self) {
+                bytes = kept.bytes
             } else {
-                bytes = Compressor.compress(body, as: coding)
-                grew = snapshot.rendered.store(bytes, for: tag) || grew
+                bytes = ByteBuffer(bytes: Compressor.compress(body, as: coding))
+                grew = snapshot.rendered.store(CompressedBody(bytes: bytes), for: tag) || grew
             }
             full[.contentEncoding] = coding.token
+        } else {
+            bytes = ByteBuffer(bytes: body)
         }
-        full[.contentLength] = String(bytes.count)
-        return KeptListAnswer(
-            status: status, notModified: headers, full: full, tag: tag, body: ByteBuffer(bytes: bytes))
+        full[.contentLength] = String(bytes.readableBytes)
+        return KeptListAnswer(status: status, notModified: headers, full: full, tag: tag, body: bytes)
     }
+}
+
+/// A compressed body kept per normalized query and coding (its tag), for every request target
+/// that asks for it. The kept answers that carry it share its storage; each counts it in full
+/// against `cache.maxBytes` (an overcount, so the bound holds whichever goes first).
+struct CompressedBody: RenderedAnswer {
+    let bytes: ByteBuffer
+    var byteCount: Int { bytes.readableBytes }
 }
