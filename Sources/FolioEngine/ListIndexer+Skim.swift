@@ -2,16 +2,21 @@
 ///
 /// There the state machine's bookkeeping (pointers, captures, the container stack, a phase per
 /// token) has nothing to do but validate, so `skimValue` reads an element with local state only:
-/// nesting in a 64-bit word, string runs, digit runs and whitespace found 16 or 32 bytes at a
-/// time (`Bytes16`), literals compared as words. It never throws, and starts no token within
-/// `skimMargin` bytes of the chunk's end (so every load stays inside the chunk): at anything it
-/// does not handle (an error, a number over 31 bytes, deep nesting, a token near the chunk's
-/// end) it gives up on the element, and the byte-by-byte machine reads that element from its
-/// first byte, reporting any error exactly as before.
+/// nesting in a 64-bit word, string runs found in 64-byte windows (`StringWindow`), digit runs
+/// and whitespace 16 or 32 bytes at a time (`Bytes16`), literals compared as words. It never
+/// throws, and starts no token within `skimMargin` bytes of the chunk's end (so every load stays
+/// inside the chunk): at anything it does not handle (an error, a number over 31 bytes, deep
+/// nesting, a token near the chunk's end) it gives up on the element, and the byte-by-byte
+/// machine reads that element from its first byte, reporting any error exactly as before.
 extension ListIndexer {
     /// Bytes the skim leaves before the chunk's end: no token starts there, so a string's
-    /// 32-byte step and any other look-ahead stay inside the chunk.
-    static let skimMargin = 32
+    /// 64-byte window and any other look-ahead stay inside the chunk.
+    static let skimMargin = 64
+
+    /// Element ranges the skim gathers before appending them to `starts` and `ends` at once:
+    /// an `append` per element (a uniqueness and a capacity check, out of line) cost a tenth
+    /// of the indexing.
+    static let skimBatch = 64
 
     /// Indexes whole elements from `i` while the scanner sits in the items array between
     /// elements (phase `.afterValue`, `.value` or `.valueOrArrayEnd`, nothing watched inside),
@@ -24,21 +29,40 @@ extension ListIndexer {
             guard skimComma(base, &at, &i, before: limit) else { return }
         }
         let depthBudget = maxDepth &- depth
-        while true {
-            Self.skimWhitespace(base, &at, before: limit)
-            i = at
-            guard at < limit, starts.count < maxItems,
-                let elementEnd = Self.skimValue(base, at: at, before: limit, depthBudget: depthBudget)
-            else { return }
-            starts.append(UInt32(truncatingIfNeeded: at))
-            ends.append(UInt32(truncatingIfNeeded: elementEnd))
-            hasher.element(base, start: at, end: elementEnd)
-            elementStart = at
-            at = elementEnd
-            phase = .afterValue
-            i = at
-            guard skimComma(base, &at, &i, before: limit) else { return }
+        var window = StringWindow(before: at)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 &* Self.skimBatch) { batch in
+            // Starts in batch[0..<skimBatch], ends in batch[skimBatch...].
+            var gathered = 0
+            defer { appendRanges(batch, gathered) }
+            while true {
+                Self.skimWhitespace(base, &at, before: limit)
+                i = at
+                guard at < limit, starts.count &+ gathered < maxItems,
+                    let elementEnd = Self.skimValue(
+                        base, at: at, before: limit, depthBudget: depthBudget, window: &window)
+                else { return }
+                if gathered == Self.skimBatch {
+                    appendRanges(batch, gathered)
+                    gathered = 0
+                }
+                batch[gathered] = UInt32(truncatingIfNeeded: at)
+                batch[Self.skimBatch &+ gathered] = UInt32(truncatingIfNeeded: elementEnd)
+                gathered &+= 1
+                hasher.element(base, start: at, end: elementEnd)
+                elementStart = at
+                at = elementEnd
+                phase = .afterValue
+                i = at
+                guard skimComma(base, &at, &i, before: limit) else { return }
+            }
         }
+    }
+
+    /// Appends the first `count` ranges gathered in `batch` (see `skimElements`).
+    @inline(__always)
+    private mutating func appendRanges(_ batch: UnsafeMutableBufferPointer<UInt32>, _ count: Int) {
+        starts.append(contentsOf: UnsafeBufferPointer(rebasing: batch[0..<count]))
+        ends.append(contentsOf: UnsafeBufferPointer(rebasing: batch[Self.skimBatch..<(Self.skimBatch &+ count)]))
     }
 
     /// After an element (phase `.afterValue`): past whitespace and the comma to the next
@@ -58,10 +82,13 @@ extension ListIndexer {
     }
 
     /// The end of the valid value starting at `base[start]` (not whitespace), or nil when the
-    /// skim gives up; `depthBudget` is how many containers deep it may nest. Reads below
-    /// `limit + skimMargin` only. One loop, one copy of each token's code: the string scan serves
-    /// keys and values alike, so the compiler inlines it once instead of calling it.
-    static func skimValue(_ base: UnsafePointer<UInt8>, at start: Int, before limit: Int, depthBudget: Int) -> Int? {
+    /// skim gives up; `depthBudget` is how many containers deep it may nest; `window` is kept
+    /// from one element to the next (the bytes it classified do not change). Reads below
+    /// `limit + skimMargin` only. One loop, one copy of each token's code: the string scan
+    /// serves keys and values alike, so the compiler inlines it once instead of calling it.
+    static func skimValue(
+        _ base: UnsafePointer<UInt8>, at start: Int, before limit: Int, depthBudget: Int, window: inout StringWindow
+    ) -> Int? {
         var i = start
         /// Bit k: the container at level k + 1 is an object.
         var objects: UInt64 = 0
@@ -76,19 +103,20 @@ extension ListIndexer {
             if c == UInt8(ascii: "\"") {
                 i &+= 1
                 string: while true {
-                    guard i < limit else { return nil }
-                    // 32 bytes a step: most strings end within it, so the loop rarely repeats
-                    // (a repeat is a missed branch).
-                    let low = Bytes16(base + i)
-                    let high = Bytes16(base + (i &+ 16))
-                    let stops = low.stringStops | high.stringStops << 16
-                    guard stops != 0 else {
-                        i &+= 32
-                        continue
+                    var offset = i &- window.start
+                    if offset >= 64 || window.stops &>> UInt64(offset) == 0 {
+                        // No stop left in the window: plain text to its end, so the next
+                        // window starts there (or at `i`, past an older window).
+                        if offset < 64 { i = window.start &+ 64 }
+                        guard i < limit else { return nil }
+                        window.load(base, at: i)
+                        offset = 0
+                        guard window.stops != 0 else { continue string }
                     }
-                    i &+= stops.trailingZeroBitCount
-                    let quotes: UInt32 = low.quotes | high.quotes << 16
-                    if stops & (0 &- stops) & quotes != 0 {
+                    let ahead: UInt64 = window.stops &>> UInt64(offset)
+                    let quotesAhead: UInt64 = window.quotes &>> UInt64(offset)
+                    i &+= ahead.trailingZeroBitCount
+                    if ahead & (0 &- ahead) & quotesAhead != 0 {
                         i &+= 1
                         break string
                     }

@@ -38,15 +38,36 @@ import Testing
         }
     }
 
+    static let interesting: [UInt8] =
+        Array(#"" \/09:,{}[]-.eE"#.utf8) + [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
+
+    /// `count` bytes, half of them picked from `interesting`.
+    static func randomBytes(_ count: Int, _ rng: inout SplitMix64) -> [UInt8] {
+        (0..<count).map { _ in rng.chance(50) ? rng.pick(interesting) : UInt8(truncatingIfNeeded: rng.next()) }
+    }
+
     @Test func randomBlocks() {
         var rng = SplitMix64(seed: 16)
-        let interesting: [UInt8] =
-            Array(#"" \/09:,{}[]-.eE"#.utf8) + [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
         for round in 0..<20_000 {
-            let bytes = (0..<16).map { _ in
-                rng.chance(50) ? rng.pick(interesting) : UInt8(truncatingIfNeeded: rng.next())
-            }
+            let bytes = Self.randomBytes(16, &rng)
             Self.check(bytes, "round \(round): \(bytes)")
+        }
+    }
+
+    /// A loaded `StringWindow` holds its 64 bytes' string stops and quotes, bit k for byte k.
+    @Test func stringWindowsOf64Bytes() {
+        var rng = SplitMix64(seed: 64)
+        for round in 0..<5_000 {
+            let bytes = Self.randomBytes(64, &rng)
+            var window = StringWindow(before: 0)
+            bytes.withUnsafeBufferPointer { window.load($0.baseAddress!, at: 0) }
+            var stops: UInt64 = 0
+            var quotes: UInt64 = 0
+            for (k, byte) in bytes.enumerated() {
+                if ListIndexer.isStringSpecial(byte) { stops |= 1 << k }
+                if byte == UInt8(ascii: "\"") { quotes |= 1 << k }
+            }
+            #expect(window.start == 0 && window.stops == stops && window.quotes == quotes, "round \(round): \(bytes)")
         }
     }
 

@@ -122,15 +122,34 @@ import Testing
         }
     }
 
+    /// Escapes, multi-byte UTF-8 and control characters on either side of the skim's 64-byte
+    /// string windows: a first string loads a window, and the second one's special byte falls
+    /// just before, on or after that window's end and the next one's.
+    @Test func stringSpecialsAcrossWindows() {
+        var rng = SplitMix64(seed: 6416)
+        let specials = ["\\\"", "\\\\", "\\u00e9", "\\x", "ø", "東", "\u{1}", "\u{7F}"]
+        for special in specials {
+            for offset in Array(50..<72) + Array(114..<136) {
+                let text = String(repeating: "x", count: offset) + special + "yz"
+                // Spaces after the list, so the skim (not the byte-by-byte tail) reads it all.
+                let tail = String(repeating: " ", count: ListIndexer.skimMargin)
+                let document = Array("[\"a\",\"\(text)\",\"b\",{\"\(text)\":1}]\(tail)".utf8)
+                Self.agree(document, &rng, "\(special) at \(offset)")
+            }
+        }
+    }
+
     /// The skim itself takes the benchmark's elements whole (else the tests above would compare
     /// the byte-by-byte machine with itself) and declines what it leaves to that machine.
     @Test func skimTakesPlainElementsWhole() {
         var rng = SplitMix64(seed: 4016)
         func skim(_ bytes: [UInt8], depthBudget: Int = 8) -> Int? {
             let padded = bytes + [UInt8](repeating: UInt8(ascii: " "), count: ListIndexer.skimMargin + 16)
+            var window = StringWindow(before: 0)
             return padded.withUnsafeBufferPointer {
                 ListIndexer.skimValue(
-                    $0.baseAddress!, at: 0, before: padded.count - ListIndexer.skimMargin, depthBudget: depthBudget)
+                    $0.baseAddress!, at: 0, before: padded.count - ListIndexer.skimMargin, depthBudget: depthBudget,
+                    window: &window)
             }
         }
         for index in 0..<300 {
