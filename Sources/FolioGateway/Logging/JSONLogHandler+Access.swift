@@ -28,11 +28,16 @@ extension JSONLogHandler {
             Self.appendQuoted(cacheStatus, to: &line)
         }
         line += ",\"duration_ms\":"
-        Self.append(.stringConvertible(access.durationMilliseconds), to: &line)
+        // What `append` writes for a finite Double, without boxing it and casting it back.
+        if access.durationMilliseconds.isFinite {
+            line += access.durationMilliseconds.description
+        } else {
+            Self.append(.stringConvertible(access.durationMilliseconds), to: &line)
+        }
         line += ",\"method\":"
         Self.appendQuoted(access.method, to: &line)
         line += ",\"path\":"
-        Self.appendQuoted(String(access.path), to: &line)
+        Self.appendQuoted(access.path, to: &line)
         if let peer = access.peer {
             line += ",\"peer\":"
             Self.appendQuoted(peer, to: &line)

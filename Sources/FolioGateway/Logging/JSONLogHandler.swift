@@ -89,7 +89,7 @@ public struct JSONLogHandler: LogHandler {
         return out
     }
 
-    static func appendQuoted(_ text: String, to out: inout String) {
+    static func appendQuoted(_ text: some StringProtocol, to out: inout String) {
         out += "\""
         // Most values need no escape: append them whole rather than scalar by scalar.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
