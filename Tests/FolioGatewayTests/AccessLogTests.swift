@@ -55,6 +55,33 @@ struct AccessLogTests {
         #expect(try log.messages("request").first?["cache_status"] as? String == "folio; fwd=bypass")
     }
 
+    /// A kept answer written on the event loop (`KeptAnswerHandler`) is logged like any other.
+    @Test func anAnswerWrittenOnTheEventLoopIsLoggedAlike() async throws {
+        let log = CapturedLog()
+        try await withTestUpstream({ _ in .json("[1,2,3]") }) { upstream in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
+            ) { folio in
+                for id in ["first", "second", "third"] {
+                    let answer = try await folio.get(
+                        "\(folio.client)/objects?pageSize=2", headers: [("X-Request-ID", id)])
+                    #expect(answer.status == 200)
+                }
+                let metrics = try await folio.get("\(folio.admin)/metrics")
+                #expect(metrics.text.contains("folio_answers_at_once_total 2"), "\(metrics.text)")
+            }
+        }
+        let lines = try log.messages("request")
+        #expect(lines.map { $0["request_id"] as? String } == ["first", "second", "third"])
+        for line in lines.dropFirst() {
+            #expect((line["cache_status"] as? String)?.hasPrefix("folio; hit; ttl=") == true)
+            #expect(line["peer"] as? String == "127.0.0.1")
+            #expect(line["path"] as? String == "/objects")
+            #expect(line["route"] as? String == "objects")
+            #expect(line["status"] as? Int == 200)
+        }
+    }
+
     @Test func unmatchedPathsAreLoggedWithRouteNone() async throws {
         let log = CapturedLog()
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in

@@ -21,8 +21,8 @@ extension Gateway {
         guard configuration.logging.access, logger.logLevel <= .info else { return }
         let access = accessLine(
             request, context: context, status: status, headers: headers, route: route, duration: duration)
-        if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
-            handler.writeAccess(access)
+        if let accessWriter {
+            accessWriter.writeAccess(access)
         } else {
             logger.info("request", metadata: access.metadata)
         }

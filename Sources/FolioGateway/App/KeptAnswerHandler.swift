@@ -26,6 +26,9 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var passage = KeptAnswerPassage()
     /// The answer to write when the request being read ends.
     private var answer: SentAnswer?
+    /// The connection's peer and its text, read once per connection (the access log writes
+    /// the text for every request).
+    private var peer: (address: SocketAddress?, text: String?)?
 
     init(responder: GatewayResponder, logger: Logger) {
         self.responder = responder
@@ -72,7 +75,11 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
-        let context = GatewayContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        let peer = self.peer ?? (channel.remoteAddress, channel.remoteAddress?.ipAddress)
+        self.peer = peer
+        let context = GatewayContext(
+            source: ApplicationRequestContextSource(channel: channel, logger: logger), peer: peer.address,
+            peerAddress: peer.text)
         return responder.answerAtOnce(to: request, context: context)
     }
 

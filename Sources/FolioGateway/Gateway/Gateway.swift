@@ -23,6 +23,9 @@ public final class Gateway: Sendable {
     /// Finds each list request's snapshot (cache, fill, stale, direct).
     let resolver: SnapshotResolver
     let logger: Logger
+    /// `logger`'s handler when access lines can be written by it directly
+    /// (`JSONLogHandler.writeAccess`: a JSON handler without metadata of its own), found once.
+    let accessWriter: JSONLogHandler?
     let metrics: GatewayMetrics
     /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
     let tracer: any Tracer
@@ -61,6 +64,11 @@ public final class Gateway: Sendable {
             upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
         self.resolver = SnapshotResolver(cache: cache, pipeline: pipeline, metrics: metrics)
         self.logger = logger
+        if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
+            self.accessWriter = handler
+        } else {
+            self.accessWriter = nil
+        }
         self.metrics = metrics
     }
 
