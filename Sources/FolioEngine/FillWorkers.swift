@@ -37,10 +37,7 @@ public final class FillWorkers: Sendable {
                     // Linux keeps the nice value per thread; `who` 0 is the calling thread.
                     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
                 #endif
-                // Named from inside (a new thread otherwise keeps its creator's name), and not
-                // through Foundation: its `Thread.name` setter may not know yet that it runs on
-                // this thread, and then only stores the name.
-                Self.nameThisThread("folio-fill-\(index)")
+                ThreadName.setCurrent("folio-fill-\(index)")
                 while true {
                     ready.wait()
                     let job = queue.withLock { queue -> (@Sendable () -> Void) in
@@ -57,19 +54,6 @@ public final class FillWorkers: Sendable {
             }
             thread.start()
         }
-    }
-
-    /// Names the calling thread as `top -H`, `perf` and `/proc` show it (Linux: at most 15
-    /// bytes, through `/proc/thread-self/comm`).
-    private static func nameThisThread(_ name: String) {
-        #if canImport(Glibc)
-            let file = open("/proc/thread-self/comm", O_WRONLY)
-            guard file >= 0 else { return }
-            _ = Array(name.utf8.prefix(15)).withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-            close(file)
-        #else
-            Thread.current.name = name
-        #endif
     }
 
     /// Runs `work` on a worker thread; the calling task is suspended until it returns.

@@ -36,6 +36,27 @@ struct BufferedLogWriterTests {
         }
     }
 
+    /// The writer's thread shows as `folio-log` in `top -H`, `perf` and `/proc`.
+    @Test(.timeLimit(.minutes(1)))
+    func theWritersThreadIsNamed() async throws {
+        let drain = Drain()
+        drain.start()
+        let writer = BufferedLogWriter(descriptor: drain.descriptor)
+        writer.append("{}\n")
+        func names() -> [String] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !names().contains("folio-log"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(names().contains("folio-log"), "\(names())")
+        writer.finish()
+        _ = drain.finish()
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func concurrentLinesArriveWholeAndInOrder() async throws {
         let drain = Drain()

@@ -1,3 +1,4 @@
+import FolioEngine
 import Foundation
 import Synchronization
 
@@ -80,12 +81,12 @@ public final class BufferedLogWriter: Sendable {
 
     private func startThread() {
         let thread = Thread { [self] in
+            ThreadName.setCurrent("folio-log")
             while !state.withLock({ $0.finished }) {
                 _ = wake.wait(timeout: .now() + Self.flushInterval)
                 flush()
             }
         }
-        thread.name = "folio-log"
         thread.start()
     }
 
