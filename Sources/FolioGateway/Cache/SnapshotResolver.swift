@@ -19,7 +19,8 @@ struct SnapshotResolver: Sendable {
     let metrics: GatewayMetrics
 
     /// The fresh hit a request gets from a snapshot the store holds in memory, found without
-    /// waiting; nil when anything else must happen (then `resolve`).
+    /// waiting (`KeptAnswerHandler`); nil when anything else must happen (then `resolve`, whose
+    /// fresh case gives the same answer).
     func resolveHeld(_ plan: FillPlan, token: String?, route: CompiledRoute) -> Resolution? {
         guard let key = plan.key, let current = cache.store.currentIfHeld(key), token == nil || token == current.token
         else { return nil }
@@ -33,7 +34,6 @@ struct SnapshotResolver: Sendable {
 
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
     func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
-        if let held = resolveHeld(plan, token: token, route: route) { return held }
         let settings = route.config.cache
         let terms = SnapshotCache.FillTerms(
             timeout: route.fillTimeout, retention: settings.snapshotRetention,
