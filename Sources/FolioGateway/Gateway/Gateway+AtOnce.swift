@@ -8,8 +8,7 @@ extension Gateway {
     /// answer (anything to wait for, to render, to report as an error, or to trace).
     func answerAtOnce(_ request: Request, context: GatewayContext) -> SentAnswer? {
         guard request.method == .get || request.method == .head, !tracesRequest(request),
-            (try? RequestFraming.check(request)) != nil,
-            (try? RequestLimits.check(request, limits: configuration.limits)) != nil
+            (try? admit(request)) != nil
         else { return nil }
         let target = RequestTarget(request.head.path ?? "/")
         guard let match = try? table.match(rawPath: target.path) else { return nil }

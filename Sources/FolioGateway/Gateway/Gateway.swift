@@ -120,6 +120,12 @@ public final class Gateway: Sendable {
         return response
     }
 
+    /// Refuses what no route may see: bad framing (400) and breached request limits (414, 431).
+    func admit(_ request: Request) throws(FolioError) {
+        try RequestFraming.check(request)
+        try RequestLimits.check(request, limits: configuration.limits)
+    }
+
     /// What every answer carries whoever wrote it: its request ID and CORS fields.
     func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
         headers[.xRequestID] = requestID
@@ -130,9 +136,8 @@ public final class Gateway: Sendable {
     }
 
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
-        try RequestFraming.check(request)
         do {
-            try RequestLimits.check(request, limits: configuration.limits)
+            try admit(request)
         } catch {
             metrics.breached(error.limit)
             throw error
