@@ -32,6 +32,8 @@ final class CompiledRoute: Sendable {
     /// kept in a snapshot are keyed by it, because a snapshot outlives a reload that may change
     /// how the route renders its pages.
     let renderID: Int
+    /// Query plans already read for this route.
+    let queryPlans = QueryPlanMemo()
 
     private static let renderIDs = Atomic<Int>(0)
 

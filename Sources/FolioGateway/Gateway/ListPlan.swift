@@ -14,12 +14,26 @@ struct ListPlan {
         _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String, trustedProxies: [CIDR]
     ) throws {
-        let parameters = try QueryString.parse(target.query ?? "")
-        listRequest = try ListRequest.interpret(
-            parameters, options: route.paging, rangeHeader: request.headers[.range])
-        selection = try ListSelection(listRequest, route: route)
+        let query = try Self.queryPlan(target.query ?? "", rangeHeader: request.headers[.range], route: route)
+        listRequest = query.listRequest
+        selection = query.selection
         fill = FillPlan(
-            request, route: route, match: match, parameters: parameters, peer: context.peer,
+            request, route: route, match: match, parameters: query.parameters, peer: context.peer,
             trustedProxies: trustedProxies, requestID: requestID)
+    }
+
+    /// The query's plan, kept by the route unless a `Range` header takes part in it.
+    static func queryPlan(
+        _ query: Substring, rangeHeader: String?, route: CompiledRoute
+    ) throws(FolioError) -> QueryPlan {
+        func make() throws(FolioError) -> QueryPlan {
+            let parameters = try QueryString.parse(query)
+            let listRequest = try ListRequest.interpret(parameters, options: route.paging, rangeHeader: rangeHeader)
+            return QueryPlan(
+                parameters: parameters, listRequest: listRequest,
+                selection: try ListSelection(listRequest, route: route))
+        }
+        guard rangeHeader == nil else { return try make() }
+        return try route.queryPlans.plan(for: query, make: make)
     }
 }
