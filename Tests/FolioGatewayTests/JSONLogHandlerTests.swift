@@ -85,6 +85,20 @@ import Testing
         #expect(fastLine[timeEnd...] == genericLine[genericLine.range(of: "\",\"level\"")!.lowerBound...])
         #expect(fast.all.count == 1)
     }
+
+    /// Hand-written digits where they apply, `description` (or the generic path's text)
+    /// elsewhere: the same text as the generic path either way.
+    @Test(arguments: [
+        0, -0.0, 1, 12, 0.05, 0.005, 0.02, 0.123, 1.5, 1234.5, 999_999.999, 0.1 + 0.2, 1e-4, 1e-7, 123_456_789_012.345,
+        1e13, 1e20, -3.5, .nan, .infinity, -.infinity,
+    ])
+    func durationsAreWrittenAsTheGenericPathWritesThem(_ milliseconds: Double) {
+        var fast = ""
+        JSONLogHandler.appendMilliseconds(milliseconds, to: &fast)
+        var generic = ""
+        JSONLogHandler.append(.stringConvertible(milliseconds), to: &generic)
+        #expect(fast == generic)
+    }
 }
 
 /// The log's hand-written timestamps against Foundation's ISO 8601 formatter.

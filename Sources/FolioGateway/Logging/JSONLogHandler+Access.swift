@@ -28,12 +28,7 @@ extension JSONLogHandler {
             Self.appendQuoted(cacheStatus, to: &line)
         }
         line += ",\"duration_ms\":"
-        // What `append` writes for a finite Double, without boxing it and casting it back.
-        if access.durationMilliseconds.isFinite {
-            line += access.durationMilliseconds.description
-        } else {
-            Self.append(.stringConvertible(access.durationMilliseconds), to: &line)
-        }
+        Self.appendMilliseconds(access.durationMilliseconds, to: &line)
         line += ",\"method\":"
         Self.appendQuoted(access.method, to: &line)
         line += ",\"path\":"
@@ -50,5 +45,32 @@ extension JSONLogHandler {
         line += String(access.status)
         line += "}\n"
         output.write(line)
+    }
+
+    /// What `append` writes for `value`, a duration rounded to the microsecond: digits written
+    /// by hand for whole microseconds (what `Double.description` prints for them: no exponent,
+    /// no trailing zeros, at least one fraction digit), `description` for anything else.
+    static func appendMilliseconds(_ value: Double, to line: inout String) {
+        let micros = (value * 1000).rounded()
+        guard value.sign == .plus, micros < 1e15, micros / 1000 == value else {
+            if value.isFinite {
+                line += value.description
+            } else {
+                append(.stringConvertible(value), to: &line)
+            }
+            return
+        }
+        let whole = Int(micros)
+        line += String(whole / 1000)
+        var fraction = whole % 1000
+        var width = 3
+        while width > 1, fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        line += "."
+        if width == 3 && fraction < 100 { line += fraction < 10 ? "00" : "0" }
+        if width == 2 && fraction < 10 { line += "0" }
+        line += String(fraction)
     }
 }

@@ -91,8 +91,15 @@ public struct JSONLogHandler: LogHandler {
 
     static func appendQuoted(_ text: some StringProtocol, to out: inout String) {
         out += "\""
-        // Most values need no escape: append them whole rather than scalar by scalar.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Most values need no escape: append them whole rather than scalar by scalar. Native
+        // strings are checked over their bytes in place (a loop without the view's index work).
+        func needsEscape(_ byte: UInt8) -> Bool {
+            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        }
+        let plain =
+            text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
+            ?? !text.utf8.contains(where: needsEscape)
+        if plain {
             out += text
             out += "\""
             return
