@@ -38,12 +38,17 @@ public final class BufferedLogWriter: Sendable {
 
     /// Queues `line` (which ends in a newline); never blocks on the descriptor.
     public func append(_ line: String) {
+        var line = line
+        line.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Queues a line's UTF-8 bytes (ending in a newline); never blocks on the descriptor.
+    func append(bytes line: UnsafeRawBufferPointer) {
         let (start, signal) = state.withLock { state -> (Bool, Bool) in
-            let count = line.utf8.count
-            if state.finished || state.buffer.count + count > maxBuffered {
+            if state.finished || state.buffer.count + line.count > maxBuffered {
                 state.dropped += 1
             } else {
-                state.buffer.append(contentsOf: line.utf8)
+                state.buffer.append(contentsOf: line)
             }
             let start = !state.started
             state.started = true

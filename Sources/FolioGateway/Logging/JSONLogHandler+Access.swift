@@ -18,33 +18,35 @@ extension JSONLogHandler {
     ///
     /// Only for a handler without metadata of its own (that would be merged into the line).
     func writeAccess(_ access: AccessLine) {
-        var line = "{\"time\":\""
-        line.reserveCapacity(320)
+        var line = LogLine(capacity: 320)
+        line.append("{\"time\":\"")
         Self.appendTimestamp(to: &line)
-        line += "\",\"level\":\"info\",\"message\":\"request\",\"label\":"
-        Self.appendQuoted(label, to: &line)
+        line.append("\",\"level\":\"info\",\"message\":\"request\",\"label\":")
+        line.appendQuoted(label)
         if let cacheStatus = access.cacheStatus {
-            line += ",\"cache_status\":"
-            Self.appendQuoted(cacheStatus, to: &line)
+            line.append(",\"cache_status\":")
+            line.appendQuoted(cacheStatus)
         }
-        line += ",\"duration_ms\":"
-        Self.appendMilliseconds(access.durationMilliseconds, to: &line)
-        line += ",\"method\":"
-        Self.appendQuoted(access.method, to: &line)
-        line += ",\"path\":"
-        Self.appendQuoted(access.path, to: &line)
+        line.append(",\"duration_ms\":")
+        var milliseconds = ""
+        Self.appendMilliseconds(access.durationMilliseconds, to: &milliseconds)
+        line.append(milliseconds)
+        line.append(",\"method\":")
+        line.appendQuoted(access.method)
+        line.append(",\"path\":")
+        line.appendQuoted(access.path)
         if let peer = access.peer {
-            line += ",\"peer\":"
-            Self.appendQuoted(peer, to: &line)
+            line.append(",\"peer\":")
+            line.appendQuoted(peer)
         }
-        line += ",\"request_id\":"
-        Self.appendQuoted(access.requestID, to: &line)
-        line += ",\"route\":"
-        Self.appendQuoted(access.route, to: &line)
-        line += ",\"status\":"
-        line += String(access.status)
-        line += "}\n"
-        output.write(line)
+        line.append(",\"request_id\":")
+        line.appendQuoted(access.requestID)
+        line.append(",\"route\":")
+        line.appendQuoted(access.route)
+        line.append(",\"status\":")
+        line.append(String(access.status))
+        line.append("}\n")
+        line.bytes.withUnsafeBytes(output.writeBytes)
     }
 
     /// What `append` writes for `value`, a duration rounded to the microsecond: digits written

@@ -89,13 +89,15 @@ public struct JSONLogHandler: LogHandler {
         return out
     }
 
+    /// Bytes a JSON string cannot hold as they are.
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     static func appendQuoted(_ text: some StringProtocol, to out: inout String) {
         out += "\""
         // Most values need no escape: append them whole rather than scalar by scalar. Native
         // strings are checked over their bytes in place (a loop without the view's index work).
-        func needsEscape(_ byte: UInt8) -> Bool {
-            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-        }
         let plain =
             text.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
             ?? !text.utf8.contains(where: needsEscape)
@@ -124,6 +126,27 @@ public struct JSONLogHandler: LogHandler {
     /// line of every request goes through here; the part up to the second is formatted once a
     /// second.
     static func appendTimestamp(to line: inout String) {
+        let (prefix, milliseconds) = now()
+        line += prefix
+        let digits = threeDigits(milliseconds)
+        for digit in [digits.0, digits.1, digits.2, UInt8(ascii: "Z")] {
+            line.unicodeScalars.append(Unicode.Scalar(digit))
+        }
+    }
+
+    /// The same timestamp into a byte line.
+    static func appendTimestamp(to line: inout LogLine) {
+        let (prefix, milliseconds) = now()
+        line.append(prefix)
+        let digits = threeDigits(milliseconds)
+        line.append(byte: digits.0)
+        line.append(byte: digits.1)
+        line.append(byte: digits.2)
+        line.append(byte: UInt8(ascii: "Z"))
+    }
+
+    /// Now: the second's text (`secondPrefix`) and the milliseconds.
+    private static func now() -> (prefix: String, milliseconds: Int) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let seconds = Int(now.tv_sec)
@@ -131,11 +154,13 @@ public struct JSONLogHandler: LogHandler {
             if cached.seconds != seconds { cached = (seconds, formatSecond(seconds)) }
             return cached.text
         }
-        line += prefix
-        let milliseconds = Int(now.tv_nsec) / 1_000_000
-        if milliseconds < 100 { line += milliseconds < 10 ? "00" : "0" }
-        line += String(milliseconds)
-        line += "Z"
+        return (prefix, Int(now.tv_nsec) / 1_000_000)
+    }
+
+    /// `value` (0...999) as three ASCII digits.
+    private static func threeDigits(_ value: Int) -> (UInt8, UInt8, UInt8) {
+        let zero = UInt8(ascii: "0")
+        return (zero + UInt8(value / 100), zero + UInt8(value / 10 % 10), zero + UInt8(value % 10))
     }
 
     /// The last second formatted, `2026-01-31T12:34:56.`.
@@ -170,16 +195,25 @@ public struct JSONLogHandler: LogHandler {
 /// Where `JSONLogHandler` writes finished lines. Injected so tests can capture them.
 public struct LogOutput: Sendable {
     public let write: @Sendable (String) -> Void
+    /// The same for a line's UTF-8 bytes (the access log's lines are built as bytes).
+    let writeBytes: @Sendable (UnsafeRawBufferPointer) -> Void
 
     public init(write: @escaping @Sendable (String) -> Void) {
+        self.init(write: write) { bytes in write(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    init(
+        write: @escaping @Sendable (String) -> Void, writeBytes: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+    ) {
         self.write = write
+        self.writeBytes = writeBytes
     }
 
     /// stdout through `BufferedLogWriter.standardOutput`: lines are whole and in order, and a
     /// request never waits for stdout.
-    public static let standardOutput = LogOutput { line in
-        BufferedLogWriter.standardOutput.append(line)
-    }
+    public static let standardOutput = LogOutput(
+        write: { BufferedLogWriter.standardOutput.append($0) },
+        writeBytes: { BufferedLogWriter.standardOutput.append(bytes: $0) })
 }
 
 /// Writes all of `bytes` to `descriptor`, retrying interrupted and partial writes; gives up
