@@ -5,18 +5,18 @@ import Hummingbird
 /// What a list request asks for, read once from its target and headers: the slice and its
 /// shape, the view it is cut from, and how its list is filled and cached.
 struct ListPlan {
-    let listRequest: ListRequest
-    let selection: ListSelection
+    let query: QueryPlan
     let fill: FillPlan
+
+    var listRequest: ListRequest { query.listRequest }
+    var selection: ListSelection { query.selection }
 
     /// Throws the 400 a bad query deserves.
     init(
         _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String, trustedProxies: [CIDR]
     ) throws {
-        let query = try Self.queryPlan(target.query ?? "", rangeHeader: request.headers[.range], route: route)
-        listRequest = query.listRequest
-        selection = query.selection
+        query = try Self.queryPlan(target.query ?? "", rangeHeader: request.headers[.range], route: route)
         fill = FillPlan(
             request, route: route, match: match, parameters: query.parameters, peer: context.peer,
             trustedProxies: trustedProxies, requestID: requestID)

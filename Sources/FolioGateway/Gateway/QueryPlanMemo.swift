@@ -2,11 +2,18 @@ import FolioEngine
 import Synchronization
 
 /// What a list request's query asks for, read once: its parameters, their meaning and the view
-/// they select. It depends on the query's text and the route alone.
-struct QueryPlan: Sendable {
+/// they select. It depends on the query's text and the route alone. A class: a kept plan is
+/// handed out with one retain, not one per string and array it holds.
+final class QueryPlan: Sendable {
     let parameters: [QueryParameter]
     let listRequest: ListRequest
     let selection: ListSelection
+
+    init(parameters: [QueryParameter], listRequest: ListRequest, selection: ListSelection) {
+        self.parameters = parameters
+        self.listRequest = listRequest
+        self.selection = selection
+    }
 }
 
 /// One route's query plans by the query's raw text: clients scrolling a list ask for the same
