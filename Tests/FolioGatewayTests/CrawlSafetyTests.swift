@@ -203,7 +203,7 @@ import Testing
         }) { upstream in
             // Generous for the healthy pages of a loaded test machine; the slow page never answers in time.
             let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { upstreamTimeout: 2s }")
+                upstream: upstream.baseURL + "/items", route: paged.routeKeys(), top: "limits: { upstreamTimeout: 5s }")
             try await withGateway(yaml) { client, _ in
                 let response = try await client.execute(uri: "/objects", method: .get)
                 #expect(response.status == .badGateway, "\(fault)")

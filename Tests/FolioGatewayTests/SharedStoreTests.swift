@@ -133,7 +133,8 @@ struct SharedStoreTests {
         let list = Versioned()
         try await RedisServer.with { redis in
             try await withTestUpstream({ request in
-                let headers = [("Cache-Control", "max-age=1"), ("ETag", "\"e1\"")]
+                // Three seconds: B's first request must come while A's fill is fresh, on a loaded machine too.
+                let headers = [("Cache-Control", "max-age=3"), ("ETag", "\"e1\"")]
                 if request.header("If-None-Match") == "\"e1\"" {
                     return TestUpstream.Reply(status: 304, headers: headers)
                 }
@@ -144,14 +145,15 @@ struct SharedStoreTests {
                         _ = try await http.answer(replicas[0].url)
                         let first = try await http.answer(replicas[1].url)
                         #expect(first.headers["Cache-Status"].first?.contains("hit") == true, "B loaded A's list")
-                        try await Task.sleep(for: .milliseconds(1_100))
+                        try await Task.sleep(for: .milliseconds(3_100))
                         let revalidated = try await http.answer(replicas[0].url)
                         #expect(revalidated.headers["Cache-Status"].first?.contains("fwd-status=304") == true)
                         #expect(upstream.requests.last?.header("If-None-Match") == "\"e1\"")
 
                         // B's own copy is stale too; it finds A's new freshness in Redis.
                         let onB = try await http.answer(replicas[1].url)
-                        #expect(onB.headers["Cache-Status"].first?.contains("hit; ttl=0") == true, "\(onB.headers)")
+                        let onBStatus = onB.headers["Cache-Status"].first ?? ""
+                        #expect(onBStatus.contains("hit; ttl=") && !onBStatus.contains("ttl=-"), "\(onB.headers)")
                         #expect(upstream.requestCount == 2, "one fetch and one revalidation, both by A")
                     }
                 }

@@ -148,7 +148,7 @@ public struct RedisServer: Sendable {
     }
 
     public func configuration(
-        password: String? = nil, database: Int = 0, commandTimeout: Duration = .seconds(2)
+        password: String? = nil, database: Int = 0, commandTimeout: Duration = .seconds(10)
     ) -> RedisConfiguration {
         RedisConfiguration(
             host: "127.0.0.1", port: port, password: password, database: database, commandTimeout: commandTimeout,
