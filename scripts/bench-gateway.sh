@@ -261,8 +261,21 @@ throughput() {
         'BEGIN { printf "against the same bytes with Folio'"'"'s header fields: req/s %.2f, CPU %.2f\n", f / h, hc / fc }'
     [ -z "$before_pid" ] || awk -v f="$RPS_folio" -v b="$RPS_folio_before" -v h="$RPS_hummingbird" -v n="$RPS_nginx" \
         'BEGIN { printf "folio-before: /hummingbird %.2f, /nginx %.2f; folio/folio-before %.2f\n", b / h, b / n, f / b }'
+    # The VM's speed drifts within a run; a round's servers run back to back, so the ratio of
+    # each round is the steadier figure.
+    for pair in folio/hummingbird folio/nginx folio-no-access-log/hummingbird folio/folio-before; do
+        per_round "${pair%/*}" "${pair#*/}"
+    done
     echo "all rounds (name req/s p50 p99 cpu-us/request):"
     sed 's/^/    /' "$WORK/wrk.txt"
+}
+
+per_round() { # A B: the median and range of A's req/s over B's, round by round
+    awk -v a="$1" -v b="$2" '$1 == a { x[++i] = $2 } $1 == b { y[++j] = $2 }
+        END { for (k = 1; k <= i && k <= j; k++) print x[k] / y[k] }' "$WORK/wrk.txt" | sort -g |
+        awk -v a="$1" -v b="$2" '{ r[NR] = $1 } END { if (NR == 0) exit
+            m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+            printf "per round: %s/%s median %.2f (%.2f to %.2f over %d rounds)\n", a, b, m, r[1], r[NR], NR }'
 }
 
 # --- 2. cold fill ------------------------------------------------------------------------------
