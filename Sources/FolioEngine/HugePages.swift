@@ -40,8 +40,22 @@ enum HugePages {
     }
 
     /// Advises huge pages for all of `array`'s capacity.
-    static func advise(_ array: [UInt8]) {
-        array.withUnsafeBufferPointer { advise(UnsafeRawPointer($0.baseAddress), byteCount: array.capacity) }
+    static func advise<Element>(_ array: [Element]) {
+        array.withUnsafeBufferPointer {
+            advise(UnsafeRawPointer($0.baseAddress), byteCount: array.capacity * MemoryLayout<Element>.stride)
+        }
+    }
+
+    /// Advises huge pages for all of `array`'s capacity and has its unused part's pages
+    /// faulted in on the fill workers (`populateInBackground`), for an array about to grow
+    /// into its reserved capacity.
+    static func prepare<Element>(_ array: [Element]) {
+        advise(array)
+        array.withUnsafeBufferPointer {
+            populateInBackground(
+                UnsafeRawPointer($0.baseAddress).map { $0 + array.count * MemoryLayout<Element>.stride },
+                byteCount: (array.capacity - array.count) * MemoryLayout<Element>.stride)
+        }
     }
 
     /// Populates `byteCount` bytes at `base` (`MADV_POPULATE_WRITE`, Linux 5.14) on the fill
