@@ -126,27 +126,13 @@ public struct JSONLogHandler: LogHandler {
     /// line of every request goes through here; the part up to the second is formatted once a
     /// second.
     static func appendTimestamp(to line: inout String) {
-        let (prefix, milliseconds) = now()
-        line += prefix
-        let digits = threeDigits(milliseconds)
-        for digit in [digits.0, digits.1, digits.2, UInt8(ascii: "Z")] {
-            line.unicodeScalars.append(Unicode.Scalar(digit))
-        }
+        var stamp = LogLine(capacity: 24)
+        appendTimestamp(to: &stamp)
+        line += String(decoding: stamp.bytes, as: UTF8.self)
     }
 
-    /// The same timestamp into a byte line.
+    /// The same timestamp into a byte line (the access log's).
     static func appendTimestamp(to line: inout LogLine) {
-        let (prefix, milliseconds) = now()
-        line.append(prefix)
-        let digits = threeDigits(milliseconds)
-        line.append(byte: digits.0)
-        line.append(byte: digits.1)
-        line.append(byte: digits.2)
-        line.append(byte: UInt8(ascii: "Z"))
-    }
-
-    /// Now: the second's text (`secondPrefix`) and the milliseconds.
-    private static func now() -> (prefix: String, milliseconds: Int) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let seconds = Int(now.tv_sec)
@@ -154,13 +140,13 @@ public struct JSONLogHandler: LogHandler {
             if cached.seconds != seconds { cached = (seconds, formatSecond(seconds)) }
             return cached.text
         }
-        return (prefix, Int(now.tv_nsec) / 1_000_000)
-    }
-
-    /// `value` (0...999) as three ASCII digits.
-    private static func threeDigits(_ value: Int) -> (UInt8, UInt8, UInt8) {
+        line.append(prefix)
+        let milliseconds = Int(now.tv_nsec) / 1_000_000
         let zero = UInt8(ascii: "0")
-        return (zero + UInt8(value / 100), zero + UInt8(value / 10 % 10), zero + UInt8(value % 10))
+        line.append(byte: zero + UInt8(milliseconds / 100))
+        line.append(byte: zero + UInt8(milliseconds / 10 % 10))
+        line.append(byte: zero + UInt8(milliseconds % 10))
+        line.append(byte: UInt8(ascii: "Z"))
     }
 
     /// The last second formatted, `2026-01-31T12:34:56.`.
