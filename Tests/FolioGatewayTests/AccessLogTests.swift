@@ -6,16 +6,23 @@ import Testing
 
 @Suite("Access log: one JSON line per request, no secrets")
 struct AccessLogTests {
+    /// Folio with an admin listener in front of an upstream whose list is `body`, logging
+    /// through `logger`.
+    private func withObjects(
+        _ body: String = "[1]", top: String = "", logger: Logger, _ work: @Sendable (RunningFolio) async throws -> Void
+    ) async throws {
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            _ = try await withFolio(
+                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, top: top), logger: logger, work)
+        }
+    }
+
     @Test func oneValidJSONLineWithTheFields() async throws {
         let log = CapturedLog()
-        try await withTestUpstream({ _ in .json("[1,2,3]") }) { upstream in
-            _ = try await withFolio(
-                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
-            ) { folio in
-                let answer = try await folio.get(
-                    "\(folio.client)/objects?pageSize=2&token=hunter2", headers: [("X-Request-ID", "req-42")])
-                #expect(answer.status == 200)
-            }
+        try await withObjects("[1,2,3]", logger: log.logger()) { folio async throws in
+            let answer = try await folio.get(
+                "\(folio.client)/objects?pageSize=2&token=hunter2", headers: [("X-Request-ID", "req-42")])
+            #expect(answer.status == 200)
         }
         let lines = try log.messages("request")
         #expect(lines.count == 1)
@@ -38,14 +45,10 @@ struct AccessLogTests {
 
     @Test func credentialsAndQueryNeverReachTheLog() async throws {
         let log = CapturedLog()
-        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(
-                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger(level: .trace)
-            ) { folio in
-                _ = try await folio.get(
-                    "\(folio.client)/objects?api_key=querysecret",
-                    headers: [("Authorization", "Bearer authsecret"), ("Cookie", "session=cookiesecret")])
-            }
+        try await withObjects(logger: log.logger(level: .trace)) { folio async throws in
+            _ = try await folio.get(
+                "\(folio.client)/objects?api_key=querysecret",
+                headers: [("Authorization", "Bearer authsecret"), ("Cookie", "session=cookiesecret")])
         }
         let text = log.all.joined()
         #expect(!text.isEmpty)
@@ -58,18 +61,13 @@ struct AccessLogTests {
     /// A kept answer written on the event loop (`KeptAnswerHandler`) is logged like any other.
     @Test func anAnswerWrittenOnTheEventLoopIsLoggedAlike() async throws {
         let log = CapturedLog()
-        try await withTestUpstream({ _ in .json("[1,2,3]") }) { upstream in
-            _ = try await withFolio(
-                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
-            ) { folio in
-                for id in ["first", "second", "third"] {
-                    let answer = try await folio.get(
-                        "\(folio.client)/objects?pageSize=2", headers: [("X-Request-ID", id)])
-                    #expect(answer.status == 200)
-                }
-                let metrics = try await folio.get("\(folio.admin)/metrics")
-                #expect(metrics.text.contains("folio_answers_at_once_total 2"), "\(metrics.text)")
+        try await withObjects("[1,2,3]", logger: log.logger()) { folio async throws in
+            for id in ["first", "second", "third"] {
+                let answer = try await folio.get("\(folio.client)/objects?pageSize=2", headers: [("X-Request-ID", id)])
+                #expect(answer.status == 200)
             }
+            let metrics = try await folio.get("\(folio.admin)/metrics")
+            #expect(metrics.text.contains("folio_answers_at_once_total 2"), "\(metrics.text)")
         }
         let lines = try log.messages("request")
         #expect(lines.map { $0["request_id"] as? String } == ["first", "second", "third"])
@@ -84,12 +82,8 @@ struct AccessLogTests {
 
     @Test func unmatchedPathsAreLoggedWithRouteNone() async throws {
         let log = CapturedLog()
-        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(
-                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger()
-            ) { folio async throws in
-                #expect(try await folio.get("\(folio.client)/elsewhere").status == 404)
-            }
+        try await withObjects(logger: log.logger()) { folio async throws in
+            #expect(try await folio.get("\(folio.client)/elsewhere").status == 404)
         }
         let line = try #require(try log.messages("request").first)
         #expect(line["route"] as? String == "none")
@@ -100,12 +94,8 @@ struct AccessLogTests {
 
     @Test func accessFalseLogsNoRequestLines() async throws {
         let log = CapturedLog()
-        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/objects", admin: true, top: "logging:\n  access: false")
-            _ = try await withFolio(yaml, logger: log.logger()) { folio async throws in
-                #expect(try await folio.get("\(folio.client)/objects").status == 200)
-            }
+        try await withObjects(top: "logging:\n  access: false", logger: log.logger()) { folio async throws in
+            #expect(try await folio.get("\(folio.client)/objects").status == 200)
         }
         #expect(try log.messages("request").isEmpty)
         #expect(try !log.messages("listening").isEmpty)
@@ -113,12 +103,8 @@ struct AccessLogTests {
 
     @Test func aLevelAboveInfoSilencesTheAccessLog() async throws {
         let log = CapturedLog()
-        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
-            _ = try await withFolio(
-                gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true), logger: log.logger(level: .warning)
-            ) { folio async throws in
-                #expect(try await folio.get("\(folio.client)/objects").status == 200)
-            }
+        try await withObjects(logger: log.logger(level: .warning)) { folio async throws in
+            #expect(try await folio.get("\(folio.client)/objects").status == 200)
         }
         #expect(try log.messages("request").isEmpty)
     }
