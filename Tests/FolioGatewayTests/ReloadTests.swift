@@ -94,6 +94,24 @@ struct ReloadTests {
         }
     }
 
+    /// Query plans are kept per route (`QueryPlanMemo`): a query read before a reload that
+    /// changes the route's paging is read again under the new settings.
+    @Test func aQueryReadBeforeAReloadIsReadAgainUnderTheNewPaging() async throws {
+        let list = "[" + (0..<30).map(String.init).joined(separator: ",") + "]"
+        try await withTestUpstream({ _ in .json(list) }) { upstream in
+            let base = upstream.baseURL + "/objects"
+            _ = try await withFolio(gatewayYAML(upstream: base, admin: true)) { folio in
+                let before = try await folio.get("\(folio.client)/objects?page=1").json.paging
+                #expect(before["offset"] as? Int == 25 && before["pageSize"] as? Int == 25)
+                let result = await folio.server.reload(
+                    configuration: try Self.parse(gatewayYAML(upstream: base, admin: true, route: "pageSize: 10")))
+                #expect(result.applied)
+                let after = try await folio.get("\(folio.client)/objects?page=1").json.paging
+                #expect(after["offset"] as? Int == 10 && after["pageSize"] as? Int == 10)
+            }
+        }
+    }
+
     @Test func aNewCacheBoundKeepsEveryRoutesSnapshots() async throws {
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
             let base = upstream.baseURL
