@@ -114,4 +114,23 @@ struct IndexFeedStateTests {
             return
         }
     }
+
+    final class Chunk {}
+
+    @Test func aTakenChunkIsNotKeptWhileLaterOnesWait() {
+        var state = IndexFeedState<Chunk, String>(limit: 1_000, batch: 10)
+        weak var first: Chunk?
+        do {
+            let chunk = Chunk()
+            first = chunk
+            _ = state.receive(chunk, bytes: 10)
+        }
+        _ = state.receive(Chunk(), bytes: 10)
+        #expect(first != nil, "queued")
+        #expect(state.takeBatch().chunks.count == 1)
+        // The download keeps ahead: the queue never empties while the body streams in.
+        _ = state.receive(Chunk(), bytes: 10)
+        #expect(first == nil, "the indexed chunk is the feed's no longer")
+        #expect(state.queuedBytes == 20)
+    }
 }

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// The state of an `IndexFeed`: downloaded chunks queued for the indexer, whether a step of
 /// indexing is under way, and who waits (the download for room, the fill for the end).
 ///
@@ -10,8 +12,9 @@ struct IndexFeedState<Chunk, Waiter> {
     /// Bytes one step takes at most (at least one chunk).
     let batch: Int
 
-    private var queued: [(chunk: Chunk, bytes: Int)] = []
-    private var head = 0
+    /// Taken chunks leave at once: a download that stays ahead of the indexer never empties
+    /// the queue, and chunks kept behind a read position held the whole body twice.
+    private var queued = CircularBuffer<(chunk: Chunk, bytes: Int)>()
     private(set) var queuedBytes = 0
     /// A step is scheduled, running, or waiting for its hashing pass.
     private(set) var stepping = false
@@ -62,25 +65,19 @@ struct IndexFeedState<Chunk, Waiter> {
     /// idle, and a waiting `drain` is to resume.
     mutating func takeBatch() -> (chunks: [Chunk], resume: Waiter?) {
         precondition(stepping, "IndexFeedState: a batch taken without a step")
-        guard head < queued.count else {
+        guard !queued.isEmpty else {
             stepping = false
-            queued.removeAll(keepingCapacity: true)
-            head = 0
             defer { drainer = nil }
             return ([], drainer)
         }
         var chunks: [Chunk] = []
         var taken = 0
-        while head < queued.count, chunks.isEmpty || taken + queued[head].bytes <= batch {
-            chunks.append(queued[head].chunk)
-            taken += queued[head].bytes
-            head += 1
+        while let next = queued.first, chunks.isEmpty || taken + next.bytes <= batch {
+            chunks.append(next.chunk)
+            taken += next.bytes
+            queued.removeFirst()
         }
         queuedBytes -= taken
-        if head == queued.count {
-            queued.removeAll(keepingCapacity: true)
-            head = 0
-        }
         guard queuedBytes < limit, let receiver else { return (chunks, nil) }
         self.receiver = nil
         return (chunks, receiver)
@@ -92,7 +89,6 @@ struct IndexFeedState<Chunk, Waiter> {
         failure = error
         stepping = false
         queued.removeAll()
-        head = 0
         queuedBytes = 0
         defer { (receiver, drainer) = (nil, nil) }
         return [receiver, drainer].compactMap { $0 }
