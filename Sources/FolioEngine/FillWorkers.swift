@@ -25,26 +25,6 @@ public final class FillWorkers: Sendable {
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
         var head = 0
-        /// Jobs taken only when `jobs` is empty (`executeWhenIdle`).
-        var idleJobs: [@Sendable () -> Void] = []
-        var idleHead = 0
-
-        /// The next job: any in `jobs` before those in `idleJobs`. One is there for each
-        /// signal of `ready`.
-        mutating func next() -> @Sendable () -> Void {
-            if head < jobs.count { return Self.take(&jobs, &head) }
-            return Self.take(&idleJobs, &idleHead)
-        }
-
-        private static func take(_ jobs: inout [@Sendable () -> Void], _ head: inout Int) -> @Sendable () -> Void {
-            let job = jobs[head]
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return job
-        }
     }
 
     private let queue = Mutex(Queue())
@@ -60,7 +40,15 @@ public final class FillWorkers: Sendable {
                 ThreadName.setCurrent("folio-fill-\(index)")
                 while true {
                     ready.wait()
-                    let job = queue.withLock { $0.next() }
+                    let job = queue.withLock { queue -> (@Sendable () -> Void) in
+                        let job = queue.jobs[queue.head]
+                        queue.head += 1
+                        if queue.head == queue.jobs.count {
+                            queue.jobs.removeAll(keepingCapacity: true)
+                            queue.head = 0
+                        }
+                        return job
+                    }
                     job()
                 }
             }
@@ -85,14 +73,6 @@ public final class FillWorkers: Sendable {
     /// Runs `job` on a worker thread, in the order jobs were given (two may run at once).
     public func execute(_ job: @escaping @Sendable () -> Void) {
         queue.withLock { $0.jobs.append(job) }
-        ready.signal()
-    }
-
-    /// Runs `job` on a worker thread once no job given to `execute` is waiting: work that only
-    /// prepares for later (faulting in a store's pages) must not hold up the work it prepares
-    /// for, which may be queued after it.
-    public func executeWhenIdle(_ job: @escaping @Sendable () -> Void) {
-        queue.withLock { $0.idleJobs.append(job) }
         ready.signal()
     }
 }

@@ -73,11 +73,10 @@ enum HugePages {
             var offset = (UInt(bitPattern: base) + pageMask) & ~pageMask
             let end = UInt(bitPattern: base) + UInt(byteCount)
             while offset < end {
-                // In steps, so the writer finds the first pages ready early; each its own job,
-                // run only when no other fill work waits: the first chunks' scanning and hashing
-                // queued behind 100 MB of faults held the download up for 80 ms.
+                // In steps, so the writer finds the first pages ready early, and each its own
+                // job, so a fill's other work (hashing) is not queued behind all of them.
                 let (start, step) = (offset, min(UInt(8 << 20), end - offset))
-                FillWorkers.shared.executeWhenIdle {
+                FillWorkers.shared.execute {
                     let madvisePopulateWrite: Int32 = 23
                     guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
                     _ = madvise(pointer, Int(step), madvisePopulateWrite)

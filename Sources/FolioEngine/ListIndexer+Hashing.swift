@@ -49,15 +49,7 @@ struct TokenHasher: @unchecked Sendable {
         private enum State {
             case running
             case awaited(CheckedContinuation<Void, Never>)
-            case callback(@Sendable () -> Void)
             case done
-
-            var isAwaited: Bool {
-                switch self {
-                case .awaited, .callback: true
-                case .running, .done: false
-                }
-            }
         }
 
         fileprivate init(_ sha: SHA256, storage: [UInt8]) {
@@ -67,33 +59,12 @@ struct TokenHasher: @unchecked Sendable {
 
         /// Called by the queue when `sha` holds the pass's result.
         fileprivate func complete() {
-            let waiter = state.withLock { state -> State in
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 defer { state = .done }
-                return state
+                if case .awaited(let continuation) = state { return continuation }
+                return nil
             }
-            switch waiter {
-            case .awaited(let continuation): continuation.resume()
-            case .callback(let body): body()
-            case .running, .done: break
-            }
-        }
-
-        var isFinished: Bool {
-            state.withLock { state in
-                if case .done = state { return true }
-                return false
-            }
-        }
-
-        /// Arranges for `body` to run on the thread that ends the pass; false (and `body` never
-        /// runs) when it is over already. One waiter per pass, this or `finished`.
-        func whenFinished(_ body: @escaping @Sendable () -> Void) -> Bool {
-            state.withLock { state in
-                if case .done = state { return false }
-                precondition(!state.isAwaited, "TokenHasher.Pass: awaited twice")
-                state = .callback(body)
-                return true
-            }
+            waiter?.resume()
         }
 
         /// Returns once the pass is over, suspending (not blocking) until then.
@@ -101,7 +72,6 @@ struct TokenHasher: @unchecked Sendable {
             await withCheckedContinuation { continuation in
                 let done = state.withLock { state in
                     if case .done = state { return true }
-                    precondition(!state.isAwaited, "TokenHasher.Pass: awaited twice")
                     state = .awaited(continuation)
                     return false
                 }

@@ -23,8 +23,6 @@ public struct ListIndexer: Sendable {
     /// Store index where the bytes announced by `reserve` end, until `starts` and `ends` are
     /// reserved for their elements (`reserveRanges`); 0 when there is nothing to reserve.
     var announcedEnd = 0
-    /// Whether bytes were staged since the last scan.
-    var staged = false
     var failure: FolioError?
 
     // Scanner state of the current body; see ListIndexer+Scanner.swift.
@@ -109,42 +107,22 @@ public struct ListIndexer: Sendable {
     }
 
     private mutating func append(_ chunk: UnsafeRawBufferPointer, background: Bool) throws(FolioError) {
-        try stage(chunk)
-        try scanStaged(overlapped: background)
-    }
-
-    /// Copies the next bytes of the current body into the store without scanning them yet:
-    /// several chunks staged and then scanned at once (`scanStaged`) cost one hand-over of the
-    /// hashing instead of one each. Throws when they exceed `maxUpstreamBytes`.
-    public mutating func stage(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
         if let failure { throw failure }
         precondition(hashing == nil, "ListIndexer: settle() before appending again")
         guard !chunk.isEmpty else { return }
-        guard chunk.count <= maxBytes - store.count else {
-            let error = FolioError.upstreamLimit(
-                "upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)", limit: .maxUpstreamBytes)
-            failure = error
-            throw error
-        }
-        if chunk.count > store.capacity - store.count {
-            growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))
-        }
-        store.append(contentsOf: chunk)
-        staged = true
-    }
-
-    /// Scans the bytes staged since the last scan; with `overlapped`, the earlier chunks of a
-    /// large list are hashed on another core meanwhile, as `appendOverlapped` does.
-    public mutating func scanStaged(overlapped: Bool) throws(FolioError) {
-        if let failure { throw failure }
-        precondition(hashing == nil, "ListIndexer: settle() before appending again")
-        guard staged else { return }
-        staged = false
         do throws(FolioError) {
+            guard chunk.count <= maxBytes - store.count else {
+                throw FolioError.upstreamLimit(
+                    "upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)", limit: .maxUpstreamBytes)
+            }
+            if chunk.count > store.capacity - store.count {
+                growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))
+            }
+            store.append(contentsOf: chunk)
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
                 let base = buffer.baseAddress!
                 // Earlier chunks are hashed on another core while this one is scanned.
-                hashing = hasher.startHashing(store, base: base, background: overlapped)
+                hashing = hasher.startHashing(store, base: base, background: background)
                 try scan(base, upTo: buffer.count)
                 hasher.endRun()
             }
@@ -153,24 +131,6 @@ public struct ListIndexer: Sendable {
             failure = error
             throw error
         }
-    }
-
-    /// Arranges for `body` to run, on the thread that ends it, once the hashing pass
-    /// `appendOverlapped` or `scanStaged` left running is over; `adoptSettled` must then run
-    /// before the indexer is used again. Returns false, and never calls `body`, when there is
-    /// nothing to wait for. For callers that are not tasks (a fill worker's next step), which
-    /// would otherwise block a thread; tasks await `settle`.
-    public func whenSettled(_ body: @escaping @Sendable () -> Void) -> Bool {
-        guard let hashing else { return false }
-        return hashing.whenFinished(body)
-    }
-
-    /// Takes back the state of the hashing pass after `whenSettled` called back.
-    public mutating func adoptSettled() {
-        guard let pass = hashing else { return }
-        precondition(pass.isFinished, "ListIndexer: adoptSettled() before the pass is over")
-        hasher.adopt(pass)
-        hashing = nil
     }
 
     /// Once `rangeSample` elements are indexed, reserves `starts` and `ends` for the elements

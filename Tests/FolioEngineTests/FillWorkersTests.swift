@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 @testable import FolioEngine
@@ -34,27 +33,5 @@ struct FillWorkersTests {
         #expect(sums.sorted() == (0..<200).map { (0...$0).reduce(0, +) }.sorted())
         #expect(await workers.run { 6 * 7 } == 42)
         await #expect(throws: Failure()) { try await workers.run { () throws -> Int in throw Failure() } }
-    }
-
-    /// Work that only prepares (faulting in pages) waits for every other job, even one given
-    /// after it.
-    @Test func idleJobsRunAfterJobsGivenLater() async throws {
-        let workers = FillWorkers(threads: 1, nice: 0)
-        let order = Mutex<[String]>([])
-        let gate = DispatchSemaphore(value: 0)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // The one thread is held until every job is queued.
-            workers.execute { gate.wait() }
-            workers.executeWhenIdle { order.withLock { $0.append("idle 1") } }
-            workers.execute { order.withLock { $0.append("job 1") } }
-            workers.executeWhenIdle { order.withLock { $0.append("idle 2") } }
-            workers.execute { order.withLock { $0.append("job 2") } }
-            workers.executeWhenIdle {
-                order.withLock { $0.append("last") }
-                continuation.resume()
-            }
-            gate.signal()
-        }
-        #expect(order.withLock { $0 } == ["job 1", "job 2", "idle 1", "idle 2", "last"])
     }
 }

@@ -19,18 +19,18 @@ extension Crawler {
             IndexingSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
         }
         guard (200..<300).contains(head.status) else { return .answer(head, sink.collected) }
-        try await sink.drain()
+        await box.indexer.settle()
         return .page(head, try box.indexer.endBody(), bytes: sink.received)
     }
 
     /// Page `number` (1-based) streamed into the indexer.
     func fetchPage(_ number: Int, url: String, into box: IndexerBox) async throws -> (UpstreamHead, IndexedBody) {
         do {
-            let (head, sink) = try await upstream.get(url, headers: headers) { head in
+            let (head, _) = try await upstream.get(url, headers: headers) { head in
                 guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
                 return IndexingSink(head: head, indexer: box, errorBodyLimit: 0)
             }
-            try await sink.drain()
+            await box.indexer.settle()
             return (head, try box.indexer.endBody())
         } catch {
             throw pageFailure(error, page: number, url: url)
@@ -54,9 +54,8 @@ extension Crawler {
     /// Indexes a buffered page.
     func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) async throws -> IndexedBody {
         do {
-            let feed = IndexFeed(box: box)
-            for chunk in chunks { try await feed.receive(chunk) }
-            try await feed.drain()
+            for chunk in chunks { try await box.append(chunk) }
+            await box.indexer.settle()
             return try box.indexer.endBody()
         } catch {
             throw pageFailure(error, page: number, url: url)
