@@ -11,7 +11,7 @@ struct FillWorkersTests {
 
     @Test func jobsRunOnLowerPriorityThreadsOfTheirOwn() async throws {
         let workers = FillWorkers(threads: 2, nice: 7)
-        let (nice, name) = try await workers.run { () -> (Int32, String) in
+        let (nice, name) = await workers.run { () -> (Int32, String) in
             // The name the kernel shows (what `top -H` and `perf` print).
             let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
             return (getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), name)
@@ -26,7 +26,7 @@ struct FillWorkersTests {
         let workers = FillWorkers(threads: 2, nice: 0)
         let sums = try await withThrowingTaskGroup(of: Int.self) { group in
             for job in 0..<200 {
-                group.addTask { try await workers.run { (0...job).reduce(0, +) } }
+                group.addTask { await workers.run { (0...job).reduce(0, +) } }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
