@@ -122,16 +122,16 @@ public struct JSONLogHandler: LogHandler {
         out += "\""
     }
 
-    /// UTC, millisecond precision: `2026-01-31T12:34:56.789Z`. Written by hand because the log
-    /// line of every request goes through here; the part up to the second is formatted once a
-    /// second.
+    /// UTC, millisecond precision: `2026-01-31T12:34:56.789Z`, for lines other than the access
+    /// log's (the byte writer below, copied in).
     static func appendTimestamp(to line: inout String) {
         var stamp = LogLine(capacity: 24)
         appendTimestamp(to: &stamp)
         line += String(decoding: stamp.bytes, as: UTF8.self)
     }
 
-    /// The same timestamp into a byte line (the access log's).
+    /// The same timestamp into a byte line. Written by hand because the access line of every
+    /// request goes through here; the part up to the second is formatted once a second.
     static func appendTimestamp(to line: inout LogLine) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
