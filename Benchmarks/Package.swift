@@ -53,6 +53,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The rungs below it: NIO's HTTP/1 pipeline alone, and NIO with no HTTP codec at all.
+        .executableTarget(
+            name: "NIOSameBytes",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The limit of a cold fill: AsyncHTTPClient streaming a body and discarding it.
         .executableTarget(
             name: "StreamDiscard",

@@ -35,6 +35,8 @@ PORT_SAME=18083
 PORT_SAME_HEADERS=18086
 PORT_FILL=18084
 PORT_CHUNKED=18085
+PORT_NIO_CODEC=18087
+PORT_NIO_RAW=18088
 
 # shellcheck source=scripts/bench-lib.sh
 source "$ROOT/scripts/bench-lib.sh"
@@ -55,14 +57,14 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ "$BUILD" = 1 ]; then
     log "release build of folio"
     (cd "$ROOT" && swift build -c release --product folio)
-    for product in SameBytesServer StreamDiscard make-list; do
+    for product in SameBytesServer NIOSameBytes StreamDiscard make-list; do
         log "release build of $product"
         (cd "$ROOT/Benchmarks" && swift build -c release --product "$product")
     done
 fi
 FOLIO=${FOLIO:-$ROOT/.build/release/folio}
 BENCH_BIN="$ROOT/Benchmarks/.build/release"
-for binary in "$FOLIO" "$BENCH_BIN/SameBytesServer" "$BENCH_BIN/StreamDiscard" "$BENCH_BIN/make-list"; do
+for binary in "$FOLIO" "$BENCH_BIN/SameBytesServer" "$BENCH_BIN/NIOSameBytes" "$BENCH_BIN/StreamDiscard" "$BENCH_BIN/make-list"; do
     [ -x "$binary" ] || { echo "missing $binary (run without BUILD=0)" >&2; exit 1; }
 done
 
@@ -200,7 +202,7 @@ throughput() {
         wait_http "http://127.0.0.1:$PORT_FOLIO_BEFORE$url"
         names="$names folio-before"
     fi
-    names="$names hummingbird hummingbird-folio-headers nginx"
+    names="$names hummingbird hummingbird-folio-headers nio-http1 nio-raw nginx"
     wait_http "http://127.0.0.1:$PORT_FOLIO$url"
     wait_http "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
     # The page both references serve: Folio's own answer, byte for byte.
@@ -213,9 +215,17 @@ throughput() {
     start "$WORK/same-headers.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME_HEADERS \
         --headers "$WORK/page.headers"
     local same_headers_pid=$STARTED
+    # Informational, the rungs below Hummingbird: NIO's HTTP/1 pipeline, and NIO with no codec.
+    start "$WORK/nio-codec.log" "$BENCH_BIN/NIOSameBytes" "$WORK/www/page.json" $PORT_NIO_CODEC --codec
+    local nio_codec_pid=$STARTED
+    start "$WORK/nio-raw.log" "$BENCH_BIN/NIOSameBytes" "$WORK/www/page.json" $PORT_NIO_RAW --raw
+    local nio_raw_pid=$STARTED
+    wait_http "http://127.0.0.1:$PORT_NIO_CODEC/page"
+    wait_http "http://127.0.0.1:$PORT_NIO_RAW/page"
     wait_http "http://127.0.0.1:$PORT_SAME/page"
     wait_http "http://127.0.0.1:$PORT_SAME_HEADERS/page"
     for check in "http://127.0.0.1:$PORT_SAME/page" "http://127.0.0.1:$PORT_NGINX/page.json" \
+        "http://127.0.0.1:$PORT_NIO_CODEC/page" "http://127.0.0.1:$PORT_NIO_RAW/page" \
         "http://127.0.0.1:$PORT_FOLIO_QUIET$url"; do
         cmp -s "$WORK/www/page.json" <(curl -sf "$check") || { echo "$check serves other bytes" >&2; exit 1; }
     done
@@ -228,12 +238,14 @@ throughput() {
         [ -z "$before_pid" ] || run_wrk folio-before "http://127.0.0.1:$PORT_FOLIO_BEFORE$url" $before_pid
         run_wrk hummingbird "http://127.0.0.1:$PORT_SAME/page" $same_pid
         run_wrk hummingbird-folio-headers "http://127.0.0.1:$PORT_SAME_HEADERS/page" $same_headers_pid
+        run_wrk nio-http1 "http://127.0.0.1:$PORT_NIO_CODEC/page" $nio_codec_pid
+        run_wrk nio-raw "http://127.0.0.1:$PORT_NIO_RAW/page" $nio_raw_pid
         # shellcheck disable=SC2046
         run_wrk nginx "http://127.0.0.1:$PORT_NGINX/page.json" $(pgrep -P "$(cat "$WORK/nginx.pid")")
         : >"$WORK/folio-access.log"  # keep the disk out of it
         [ -z "$before_pid" ] || : >"$WORK/folio-before.log"
     done
-    stop $folio_pid; stop $quiet_pid; stop $same_pid; stop $same_headers_pid
+    stop $folio_pid; stop $quiet_pid; stop $same_pid; stop $same_headers_pid; stop $nio_codec_pid; stop $nio_raw_pid
     [ -z "$before_pid" ] || stop $before_pid
 
     echo
