@@ -81,7 +81,8 @@ public func buildApplication(
         responder: responder,
         server: HTTPServerBuilder { respond in
             KeptAnswerChannel(
-                http1: HTTP1Channel(responder: respond, configuration: settings.http1), responder: responder)
+                http1: HTTP1Channel(responder: respond, configuration: settings.http1), responder: responder,
+                idleTimeout: TimeAmount(settings.idleTimeout))
         },
         configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
         onServerRunning: { channel in
@@ -138,7 +139,8 @@ struct ListenerSettings: Equatable, Sendable {
             maxHeaderListSize: maxHeaderListSize,
             maxHeaderFieldCount: maxHeaderFieldCount
         )
-        return HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout), httpDecoderConfiguration: decoder)
+        // No idle timeout here: `FrontDoorHandler` keeps it (it answers requests Hummingbird never sees).
+        return HTTP1Channel.Configuration(idleTimeout: nil, httpDecoderConfiguration: decoder)
     }
 }
 

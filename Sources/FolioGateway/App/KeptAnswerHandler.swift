@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Writes kept answers on the event loop that read their request (docs/DESIGN.md, "Kept
@@ -29,6 +30,13 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The connection's peer and its text, read once per connection (the access log writes
     /// the text for every request).
     private var peer: (address: SocketAddress?, text: String?)?
+    /// When the connection last ended an answer (or started), for `FrontDoorHandler`'s idle
+    /// timeout.
+    private(set) var lastActive = NIODeadline.now()
+
+    /// No answer is owed on the connection and no request is being read: the next one may be
+    /// answered at once, here or by `FrontDoorHandler`.
+    var mayAnswerNext: Bool { passage.mayAnswerNext }
 
     init(responder: GatewayResponder, logger: Logger) {
         self.responder = responder
@@ -38,7 +46,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passage.mayAnswerNext, let answer = answerAtOnce(head, channel: context.channel) {
+            if passage.mayAnswerNext, Self.mayAnswer(head), let answer = answerAtOnce(head, channel: context.channel) {
                 passage.answer()
                 self.answer = answer
             } else {
@@ -60,20 +68,28 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passage.responderEnded() }
+        if case .end = unwrapOutboundIn(data) {
+            passage.responderEnded()
+            touch()
+        }
         context.write(data, promise: promise)
     }
 
     /// Only requests that announce no body and keep the connection open (no `Connection` field
     /// but `keep-alive`): anything else about the connection is Hummingbird's to handle.
-    private func answerAtOnce(_ head: HTTPRequest, channel: any Channel) -> SentAnswer? {
+    private static func mayAnswer(_ head: HTTPRequest) -> Bool {
         for field in head.headerFields {
             switch field.name {
-            case .contentLength, .transferEncoding, .expect: return nil
-            case .connection where field.value.lowercased() != "keep-alive": return nil
+            case .contentLength, .transferEncoding, .expect: return false
+            case .connection where field.value.lowercased() != "keep-alive": return false
             default: continue
             }
         }
+        return true
+    }
+
+    /// The responder's answer to `head` when it can be given at once (see `mayAnswer`).
+    func answerAtOnce(_ head: HTTPRequest, channel: any Channel) -> SentAnswer? {
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
         let peer = self.peer ?? (channel.remoteAddress, channel.remoteAddress?.ipAddress)
         self.peer = peer
@@ -83,7 +99,13 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return responder.answerAtOnce(to: request, context: context)
     }
 
+    /// The connection did something: an answer was written.
+    func touch() {
+        lastActive = .now()
+    }
+
     private func write(_ answer: SentAnswer, context: ChannelHandlerContext) {
+        touch()
         var headers = answer.headers
         headers[.date] = HTTPDate.now()
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
@@ -93,18 +115,24 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Hummingbird's HTTP/1.1 child channel with a `KeptAnswerHandler` after its connection state
-/// handler.
+/// handler and a `FrontDoorHandler` before its HTTP/1 codec, which keeps the idle timeout
+/// (`http1` must have none).
 struct KeptAnswerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
     let responder: GatewayResponder
+    let idleTimeout: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-            try pipeline.addHandler(KeptAnswerHandler(responder: responder, logger: logger), position: .after(state))
+            let kept = KeptAnswerHandler(responder: responder, logger: logger)
+            try pipeline.addHandler(kept, position: .after(state))
+            // Before the response encoder, which comes before the decoder: its answers are bytes.
+            let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
+            try pipeline.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout), position: .before(encoder))
             return value
         }
     }

@@ -1,0 +1,166 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+
+/// Reads a client connection's bytes before NIO's HTTP/1 decoder and answers kept pages itself,
+/// writing the response bytes directly (docs/DESIGN.md, "The front door"): a cached page then
+/// costs no llhttp run, no `HTTPRequestHead`, no conversion to and from HTTP types and no
+/// response encoder, which together were half of its CPU.
+///
+/// It reads each request head itself (`RawRequestHead`, strict syntax only). A plain GET or
+/// HEAD, with nothing owed on the connection, goes to the same `answerAtOnce` as
+/// `KeptAnswerHandler`; a head it does not answer is handed to the decoder whole, so the
+/// decoder is always between requests when the next head comes, and while that request's answer
+/// is owed every later head follows it (the answers keep their order). Anything it does not
+/// read as a bodyless head (a body, an upgrade, odd syntax) hands the rest of the connection to
+/// the decoder for good. It keeps the idle timeout in Hummingbird's place, since requests it
+/// answers never reach Hummingbird's connection state handler.
+final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let kept: KeptAnswerHandler
+    private let idleTimeout: TimeAmount?
+    /// Bytes of a head whose end has not come yet.
+    private var pending: ByteBuffer?
+    /// The decoder reads everything from now on.
+    private var handingOnForever = false
+    private var idleCheck: Scheduled<Void>?
+
+    init(kept: KeptAnswerHandler, idleTimeout: TimeAmount?) {
+        self.kept = kept
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startIdleChecks(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startIdleChecks(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !handingOnForever else { return context.fireChannelRead(data) }
+        var buffer = unwrapInboundIn(data)
+        if var earlier = pending {
+            pending = nil
+            earlier.writeBuffer(&buffer)
+            buffer = earlier
+        }
+        var wrote = false
+        while buffer.readableBytes > 0 {
+            let reading = buffer.withUnsafeReadableBytes { RawRequestHead.read($0) }
+            switch reading {
+            case .incomplete:
+                pending = buffer
+                buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            case .handOnForever:
+                handingOnForever = true
+                context.fireChannelRead(wrapInboundOut(buffer))
+                buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            case .head(let head):
+                let bytes = buffer.readSlice(length: head.length)!
+                if head.isPlain, kept.mayAnswerNext, let answer = answer(bytes, isHead: head.isHead, context) {
+                    write(answer, context: context)
+                    wrote = true
+                } else {
+                    context.fireChannelRead(wrapInboundOut(bytes))
+                }
+            }
+        }
+        if wrote { context.flush() }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            // Hummingbird's connection state handler closes the connection now or after the
+            // answer it owes; from here on it sees every request.
+            handingOnForever = true
+            if let pending {
+                self.pending = nil
+                context.fireChannelRead(wrapInboundOut(pending))
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func answer(_ bytes: ByteBuffer, isHead: Bool, _ context: ChannelHandlerContext) -> SentAnswer? {
+        guard let head = bytes.withUnsafeReadableBytes({ RawRequestHead.request($0) }) else { return nil }
+        return kept.answerAtOnce(head, channel: context.channel)
+    }
+
+    /// Writes the answer as HTTP/1.1 bytes: status line, fields, `Date`, and the body in the same
+    /// buffer unless it is large (then it goes as is, a second iovec of the same `writev`).
+    private func write(_ answer: SentAnswer, context: ChannelHandlerContext) {
+        kept.touch()
+        let body = answer.body
+        let bodyBytes = body?.readableBytes ?? 0
+        let inline = bodyBytes <= Self.inlineBodyLimit
+        var bytes = context.channel.allocator.buffer(capacity: 1024 + (inline ? bodyBytes : 0))
+        ResponseHeadWriter.write(answer.status, answer.headers, date: HTTPDate.now(), bodyBytes: bodyBytes, to: &bytes)
+        if inline, var body, bodyBytes > 0 {
+            bytes.writeBuffer(&body)
+            context.write(NIOAny(bytes), promise: nil)
+        } else {
+            context.write(NIOAny(bytes), promise: nil)
+            if let body, bodyBytes > 0 { context.write(NIOAny(body), promise: nil) }
+        }
+    }
+
+    /// Bodies up to this size are copied behind the head (one write); larger ones are not copied.
+    static let inlineBodyLimit = 16 * 1024
+
+    // MARK: Idle timeout
+
+    private func startIdleChecks(_ context: ChannelHandlerContext) {
+        guard let idleTimeout, idleCheck == nil else { return }
+        kept.touch()
+        scheduleIdleCheck(context, in: idleTimeout)
+    }
+
+    private func scheduleIdleCheck(_ context: ChannelHandlerContext, in delay: TimeAmount) {
+        idleCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) { [self] in
+            idleCheck = nil
+            guard let idleTimeout else { return }
+            switch IdleTimeout.decide(
+                now: .now(), lastActive: kept.lastActive, busy: !kept.mayAnswerNext, timeout: idleTimeout)
+            {
+            case .close:
+                context.close(promise: nil)
+            case .checkAgain(let delay):
+                scheduleIdleCheck(context, in: delay)
+            }
+        }
+    }
+}
+
+/// When an idle connection is closed: Hummingbird's rule (a connection is idle while no answer
+/// is owed; it is closed once idle for the timeout since its last answer or its start), kept by
+/// `FrontDoorHandler`. A head still being read does not count as activity, so slow header
+/// trickles end too. Pure, for table tests.
+enum IdleTimeout {
+    enum Decision: Equatable {
+        case close
+        case checkAgain(in: TimeAmount)
+    }
+
+    static func decide(now: NIODeadline, lastActive: NIODeadline, busy: Bool, timeout: TimeAmount) -> Decision {
+        if busy { return .checkAgain(in: timeout) }
+        let idleFor = now - lastActive
+        return idleFor >= timeout ? .close : .checkAgain(in: timeout - idleFor)
+    }
+}

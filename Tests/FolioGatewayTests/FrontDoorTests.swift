@@ -1,0 +1,146 @@
+import FolioEngine
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import FolioGateway
+
+/// `FrontDoorHandler` (docs/DESIGN.md, "The front door"): kept pages answered from the raw bytes
+/// before NIO's HTTP/1 decoder, every other request handed to the decoder byte for byte, and the
+/// idle timeout kept in Hummingbird's place.
+@Suite("The front door")
+struct FrontDoorTests {
+    static let page = "GET /objects?pageSize=2 HTTP/1.1\r\nHost: folio\r\n\r\n"
+
+    /// A front door in an embedded channel, answering from `server`'s gateway; what it hands on
+    /// is read back with `readInbound`, what it writes with `readOutbound`.
+    static func frontDoor(_ server: FolioServer, idleTimeout: TimeAmount? = nil) throws -> EmbeddedChannel {
+        let logger = Logger(label: "folio.test")
+        let kept = KeptAnswerHandler(responder: GatewayResponder(current: server.current), logger: logger)
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout))
+        return channel
+    }
+
+    static func written(_ channel: EmbeddedChannel) throws -> String {
+        var text = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+        return text
+    }
+
+    static func handedOn(_ channel: EmbeddedChannel) throws -> String {
+        var text = ""
+        while let buffer = try channel.readInbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+        return text
+    }
+
+    @Test func aKeptPageIsAnsweredFromTheBytesAsTheResponderAnswersIt() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { client, server in
+                let rendered = try await client.execute(uri: "/objects?pageSize=2", method: .get)
+                let channel = try Self.frontDoor(server)
+                try channel.writeInbound(ByteBuffer(string: Self.page))
+                let answer = try Self.written(channel)
+                #expect(try Self.handedOn(channel) == "", "nothing reached the decoder")
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                let parts = answer.components(separatedBy: "\r\n\r\n")
+                #expect(parts.count == 2)
+                #expect(parts.last == String(buffer: rendered.body))
+                #expect(parts.first?.contains("\r\nContent-Length: \(rendered.body.readableBytes)\r\n") == true)
+                #expect(parts.first?.contains("\r\nCache-Status: folio; hit; ttl=") == true)
+                #expect(parts.first?.contains("\r\nDate: ") == true)
+                #expect(try KeptAnswerHandlerTests.answersAtOnce(server) == 1)
+
+                // A head that comes a byte at a time is answered once, when its blank line comes.
+                for byte in Self.page.utf8 {
+                    #expect(try Self.written(channel) == "")
+                    try channel.writeInbound(ByteBuffer(bytes: [byte]))
+                }
+                #expect(try Self.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"))
+                #expect(try KeptAnswerHandlerTests.answersAtOnce(server) == 2)
+                _ = try channel.finish()
+            }
+        }
+    }
+
+    @Test func whatItDoesNotAnswerReachesTheDecoderByteForByte() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { client, server in
+                _ = try await client.execute(uri: "/objects?pageSize=2", method: .get)
+                let channel = try Self.frontDoor(server)
+                // Not kept yet (another page size), for a closing connection, HTTP/1.0: each head
+                // whole, and the kept page after them still answered here.
+                let others = [
+                    "GET /objects?pageSize=3 HTTP/1.1\r\nHost: folio\r\n\r\n",
+                    "GET /objects?pageSize=2 HTTP/1.1\r\nHost: folio\r\nConnection: close\r\n\r\n",
+                    "GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\n\r\n",
+                ]
+                for head in others {
+                    try channel.writeInbound(ByteBuffer(string: head))
+                    #expect(try Self.handedOn(channel) == head)
+                    #expect(try Self.written(channel) == "")
+                }
+                try channel.writeInbound(ByteBuffer(string: Self.page))
+                #expect(try Self.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"))
+
+                // A body: it and everything after it go to the decoder, even a kept page's head.
+                let post = "POST /objects HTTP/1.1\r\nHost: folio\r\nContent-Length: 2\r\n\r\n{}"
+                try channel.writeInbound(ByteBuffer(string: Self.page + post + Self.page))
+                #expect(try Self.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"), "the one before the body")
+                #expect(try Self.handedOn(channel) == post + Self.page)
+                try channel.writeInbound(ByteBuffer(string: Self.page))
+                #expect(try Self.handedOn(channel) == Self.page)
+                #expect(try Self.written(channel) == "")
+                #expect(try KeptAnswerHandlerTests.answersAtOnce(server) == 2)
+                _ = try channel.finish()
+            }
+        }
+    }
+
+    @Test func aHeadLeftUnfinishedGoesOnWhenTheServerQuiesces() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { _, server in
+                let channel = try Self.frontDoor(server)
+                try channel.writeInbound(ByteBuffer(string: "GET /objects HTTP/1.1\r\nHo"))
+                #expect(try Self.handedOn(channel) == "")
+                channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+                #expect(try Self.handedOn(channel) == "GET /objects HTTP/1.1\r\nHo")
+                try channel.writeInbound(ByteBuffer(string: "st: folio\r\n\r\n"))
+                #expect(try Self.handedOn(channel) == "st: folio\r\n\r\n")
+                _ = try channel.finish()
+            }
+        }
+    }
+
+    /// Requests the front door answers keep the connection from the idle timeout (Hummingbird's
+    /// own timer never sees them); a quiet connection is still closed.
+    @Test func answersAtTheFrontDoorKeepAConnectionOpen() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            let yaml = KeptAnswerHandlerTests.yaml(upstream.baseURL).replacingOccurrences(
+                of: "  admin: null", with: "  admin: null\n  idleTimeout: 300ms")
+            try await withGateway(yaml) { client, server in
+                _ = try await client.execute(uri: "/objects?pageSize=2", method: .get)
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                let before = try KeptAnswerHandlerTests.answersAtOnce(server)
+                for sent in 1...12 {
+                    try await connection.send(Self.page)
+                    let end = ContinuousClock.now + .seconds(10)
+                    while connection.received.components(separatedBy: "HTTP/1.1 200 OK").count <= sent,
+                        !connection.isClosed, ContinuousClock.now < end
+                    {
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    #expect(!connection.isClosed, "closed after \(sent) answers")
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(try KeptAnswerHandlerTests.answersAtOnce(server) - before == 12)
+                #expect(await connection.waitForClose(), "closed once quiet")
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import HTTPTypes
+import NIOCore
+import Testing
+
+@testable import FolioGateway
+
+/// `RawRequestHead`: which bytes `FrontDoorHandler` reads as a whole bodyless head, which it may
+/// answer itself, and which go to NIO's decoder for the rest of the connection.
+@Suite("Raw request heads")
+struct RawRequestHeadTests {
+    static func read(_ text: String) -> RawRequestHead.Reading {
+        Array(text.utf8).withUnsafeBytes { RawRequestHead.read($0) }
+    }
+
+    static func request(_ text: String) -> HTTPRequest? {
+        Array(text.utf8).withUnsafeBytes { RawRequestHead.request($0) }
+    }
+
+    static let get = "GET /objects?pageSize=2 HTTP/1.1\r\nHost: folio\r\n\r\n"
+
+    @Test func aPlainGetIsReadWholeAndUpToItsBlankLine() {
+        let next = "GET /other HTTP/1.1\r\nHost: folio\r\n\r\n"
+        #expect(Self.read(Self.get) == .head(RawRequestHead(length: Self.get.utf8.count, isPlain: true, isHead: false)))
+        #expect(
+            Self.read(Self.get + next)
+                == .head(RawRequestHead(length: Self.get.utf8.count, isPlain: true, isHead: false)))
+        let head = "HEAD / HTTP/1.1\r\nhost: a\r\nAccept: */*\r\nConnection: Keep-Alive\r\n\r\n"
+        #expect(Self.read(head) == .head(RawRequestHead(length: head.utf8.count, isPlain: true, isHead: true)))
+    }
+
+    @Test func everyPrefixOfAHeadIsIncomplete() {
+        let text = "GET /a HTTP/1.1\r\nHost: folio\r\nX-Request-ID: abc\r\n\r\n"
+        let bytes = Array(text.utf8)
+        for count in 0..<bytes.count {
+            let reading = Array(bytes[..<count]).withUnsafeBytes { RawRequestHead.read($0) }
+            #expect(reading == .incomplete, "\(count) bytes")
+        }
+    }
+
+    /// Read whole, but handed to the decoder: what Hummingbird must answer.
+    @Test(arguments: [
+        "POST /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "DELETE /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/1.0\r\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/1.1\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nConnection: close\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nConnection: keep-alive, x\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nExpect: 100-continue\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nX-Name: caf\u{E9}\r\n\r\n",
+        "OPTIONS * HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET http://folio/objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+    ])
+    func handedOnWhole(_ text: String) {
+        #expect(Self.read(text) == .head(RawRequestHead(length: text.utf8.count, isPlain: false, isHead: false)))
+    }
+
+    /// A body, another protocol, or syntax the strict reading does not take: the decoder reads
+    /// the connection from there on.
+    @Test(arguments: [
+        "POST /objects HTTP/1.1\r\nHost: folio\r\nContent-Length: 2\r\n\r\n{}",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\ncontent-length: 0\r\n\r\n",
+        "POST /objects HTTP/1.1\r\nHost: folio\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "GET /chat HTTP/1.1\r\nHost: folio\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+        "CONNECT folio:443 HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/1.1\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\n\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nX-A: 1\r\n  folded\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost : folio\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: fo\u{1}lio\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nX: \u{7F}\r\n\r\n",
+        "GET /obj ects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET  /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/2.0\r\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/1.1 \r\nHost: folio\r\n\r\n",
+        "\r\nGET /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "G\u{E9}T /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET /objects HTTP/1.1\r\n: empty\r\n\r\n",
+    ])
+    func handedOnForever(_ text: String) {
+        #expect(Self.read(text) == .handOnForever)
+    }
+
+    @Test func aHeadLongerThanTheCapGoesToTheDecoder() {
+        let long =
+            "GET /objects HTTP/1.1\r\nHost: folio\r\nX-Pad: "
+            + String(repeating: "a", count: RawRequestHead.maxLength) + "\r\n\r\n"
+        #expect(Self.read(long) == .handOnForever)
+        let unfinished = "GET /objects HTTP/1.1\r\nX-Pad: " + String(repeating: "a", count: RawRequestHead.maxLength)
+        #expect(Self.read(unfinished) == .handOnForever)
+    }
+
+    @Test func theRequestIsTheOneNIOsDecoderAndTheCodecWouldMake() throws {
+        let text =
+            "GET /objects?pageSize=2&q=a%20b HTTP/1.1\r\nHost: folio:8080\r\nAccept:  application/json \r\n"
+            + "X-Request-ID: req-7\r\nAccept: text/plain\r\nIf-None-Match: W/\"x\"\r\n\r\n"
+        let request = try #require(Self.request(text))
+        #expect(request.method == .get)
+        #expect(request.scheme == "http")
+        #expect(request.authority == "folio:8080")
+        #expect(request.path == "/objects?pageSize=2&q=a%20b")
+        #expect(request.headerFields[.host] == nil, "the first Host is the authority")
+        #expect(request.headerFields[values: .accept] == ["application/json", "text/plain"])
+        #expect(request.headerFields[.xRequestID] == "req-7")
+        #expect(request.headerFields[.ifNoneMatch] == "W/\"x\"")
+        #expect(request.headerFields.count == 4)
+        let head = try #require(Self.request("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(head.method == .head)
+        #expect(head.path == "/")
+    }
+}
+
+/// `ResponseHeadWriter`: the bytes NIO's response encoder would write for the same head.
+@Suite("Response heads as bytes")
+struct ResponseHeadWriterTests {
+    static func head(_ status: HTTPResponse.Status, _ fields: HTTPFields, bodyBytes: Int) -> String {
+        var buffer = ByteBufferAllocator().buffer(capacity: 0)
+        ResponseHeadWriter.write(
+            status, fields, date: "Thu, 26 Nov 2026 02:50:52 GMT", bodyBytes: bodyBytes, to: &buffer)
+        return String(buffer: buffer)
+    }
+
+    @Test func statusLineFieldsDateAndTheBlankLine() {
+        let fields: HTTPFields = [.contentType: "application/json", .contentLength: "2", .eTag: "W/\"a\""]
+        #expect(
+            Self.head(.ok, fields, bodyBytes: 2)
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nETag: W/\"a\"\r\n"
+                + "Date: Thu, 26 Nov 2026 02:50:52 GMT\r\n\r\n")
+        #expect(
+            Self.head(.notFound, [:], bodyBytes: 0)
+                == "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nDate: Thu, 26 Nov 2026 02:50:52 GMT\r\n\r\n")
+    }
+
+    @Test func aLengthIsAddedOnlyWhereABodyMayBe() {
+        #expect(Self.head(.ok, [:], bodyBytes: 12).contains("\r\nContent-Length: 12\r\n"))
+        #expect(!Self.head(.notModified, [.eTag: "\"a\""], bodyBytes: 0).contains("Content-Length"))
+        #expect(!Self.head(.noContent, [:], bodyBytes: 0).contains("Content-Length"))
+        let custom = HTTPResponse.Status(code: 299, reasonPhrase: "Fine")
+        #expect(Self.head(custom, [:], bodyBytes: 0).hasPrefix("HTTP/1.1 299 Fine\r\n"))
+    }
+}
+
+/// `IdleTimeout`: Hummingbird's idle rule, kept by `FrontDoorHandler`.
+@Suite("Idle timeout")
+struct IdleTimeoutTests {
+    @Test func closedOnlyWhenNothingIsOwedAndTheTimeoutHasPassed() {
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        let timeout = TimeAmount.seconds(60)
+        #expect(
+            IdleTimeout.decide(now: start + .seconds(60), lastActive: start, busy: false, timeout: timeout) == .close)
+        #expect(
+            IdleTimeout.decide(now: start + .seconds(90), lastActive: start, busy: false, timeout: timeout) == .close)
+        #expect(
+            IdleTimeout.decide(now: start + .seconds(20), lastActive: start, busy: false, timeout: timeout)
+                == .checkAgain(in: .seconds(40)))
+        #expect(
+            IdleTimeout.decide(now: start + .seconds(90), lastActive: start, busy: true, timeout: timeout)
+                == .checkAgain(in: .seconds(60)))
+    }
+}
