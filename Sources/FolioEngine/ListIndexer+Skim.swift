@@ -30,30 +30,32 @@ extension ListIndexer {
         }
         let depthBudget = maxDepth &- depth
         var window = StringWindow(before: at)
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 &* Self.skimBatch) { batch in
-            // Starts in batch[0..<skimBatch], ends in batch[skimBatch...].
-            var gathered = 0
-            defer { appendRanges(batch, gathered) }
-            while true {
-                Self.skimWhitespace(base, &at, before: limit)
-                i = at
-                guard at < limit, starts.count &+ gathered < maxItems,
-                    let elementEnd = Self.skimValue(
-                        base, at: at, before: limit, depthBudget: depthBudget, window: &window)
-                else { return }
-                if gathered == Self.skimBatch {
-                    appendRanges(batch, gathered)
-                    gathered = 0
+        KeyShapes.withNone { keys in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 &* Self.skimBatch) { batch in
+                // Starts in batch[0..<skimBatch], ends in batch[skimBatch...].
+                var gathered = 0
+                defer { appendRanges(batch, gathered) }
+                while true {
+                    Self.skimWhitespace(base, &at, before: limit)
+                    i = at
+                    guard at < limit, starts.count &+ gathered < maxItems,
+                        let elementEnd = Self.skimValue(
+                            base, at: at, before: limit, depthBudget: depthBudget, window: &window, keys: keys)
+                    else { return }
+                    if gathered == Self.skimBatch {
+                        appendRanges(batch, gathered)
+                        gathered = 0
+                    }
+                    batch[gathered] = UInt32(truncatingIfNeeded: at)
+                    batch[Self.skimBatch &+ gathered] = UInt32(truncatingIfNeeded: elementEnd)
+                    gathered &+= 1
+                    hasher.element(base, start: at, end: elementEnd)
+                    elementStart = at
+                    at = elementEnd
+                    phase = .afterValue
+                    i = at
+                    guard skimComma(base, &at, &i, before: limit) else { return }
                 }
-                batch[gathered] = UInt32(truncatingIfNeeded: at)
-                batch[Self.skimBatch &+ gathered] = UInt32(truncatingIfNeeded: elementEnd)
-                gathered &+= 1
-                hasher.element(base, start: at, end: elementEnd)
-                elementStart = at
-                at = elementEnd
-                phase = .afterValue
-                i = at
-                guard skimComma(base, &at, &i, before: limit) else { return }
             }
         }
     }
@@ -84,10 +86,12 @@ extension ListIndexer {
     /// The end of the valid value starting at `base[start]` (not whitespace), or nil when the
     /// skim gives up; `depthBudget` is how many containers deep it may nest; `window` is kept
     /// from one element to the next (the bytes it classified do not change). Reads below
-    /// `limit + skimMargin` only. One loop, one copy of each token's code: the string scan
-    /// serves keys and values alike, so the compiler inlines it once instead of calling it.
+    /// `limit + skimMargin` only; `keys` are the keys of the element before (see `KeyShapes`),
+    /// and get this one's. One loop, one copy of each token's code: the string scan serves keys
+    /// and values alike, so the compiler inlines it once instead of calling it.
     static func skimValue(
-        _ base: UnsafePointer<UInt8>, at start: Int, before limit: Int, depthBudget: Int, window: inout StringWindow
+        _ base: UnsafePointer<UInt8>, at start: Int, before limit: Int, depthBudget: Int, window: inout StringWindow,
+        keys: KeyShapes
     ) -> Int? {
         var i = start
         /// Bit k: the container at level k + 1 is an object.
@@ -95,12 +99,22 @@ extension ListIndexer {
         var level = 0
         /// The next token is an object key (a string, then a colon).
         var key = false
+        /// Keys read so far in this element, at any depth.
+        var keyIndex = 0
         let maxLevel = min(depthBudget, 64)
         let margin = skimMargin
         token: while true {
             guard i < limit else { return nil }
             let c = base[i]
             if c == UInt8(ascii: "\"") {
+                if key, let length = keys.match(keyIndex, base, at: i) {
+                    keyIndex &+= 1
+                    i &+= length
+                    skimWhitespace(base, &i, before: limit)
+                    key = false
+                    continue token
+                }
+                let stringStart = i
                 i &+= 1
                 string: while true {
                     var offset = i &- window.start
@@ -144,6 +158,8 @@ extension ListIndexer {
                     }
                 }
                 if key {
+                    if base[i] == UInt8(ascii: ":") { keys.keep(keyIndex, base, start: stringStart, end: i &+ 1) }
+                    keyIndex &+= 1
                     skimWhitespace(base, &i, before: limit)
                     guard i < limit, base[i] == UInt8(ascii: ":") else { return nil }
                     i &+= 1

@@ -139,6 +139,28 @@ import Testing
         }
     }
 
+    /// Elements of one shape, so the skim knows each key from the element before (`KeyShapes`),
+    /// with one byte of a later element's key damaged, or a key of another shape: every outcome
+    /// as the byte-by-byte machine's.
+    @Test func keysOfTheElementBeforeAgreeWhenDamaged() {
+        var rng = SplitMix64(seed: 5116)
+        let element = #"{"id":1,"name":"a","tags":{"colour":"red"}}"#
+        let list = Array(("[" + Array(repeating: element, count: 4).joined(separator: ",") + "]").utf8)
+        let tail = [UInt8](repeating: UInt8(ascii: " "), count: ListIndexer.skimMargin)
+        // The third element's keys, quotes and colons included.
+        let third = 1 + 2 * (element.utf8.count + 1)
+        let keyOffsets = Array(1...5) + Array(8...14) + Array(19...25) + Array(27...35)
+        for offset in keyOffsets {
+            for replacement in ["\u{1}", "\"", "\\", "x", ":", " ", "\u{E9}"] {
+                var bytes = list
+                bytes.replaceSubrange((third + offset)...(third + offset), with: Array(replacement.utf8))
+                Self.agree(bytes + tail, &rng, "key byte \(offset) as \(replacement.debugDescription)")
+            }
+        }
+        let reshaped = "[" + element + "," + #"{"id":2,"nam":"b","tags":{"color":"blue"}}"# + "," + element + "]"
+        Self.agree(Array(reshaped.utf8) + tail, &rng, "another shape between")
+    }
+
     /// The skim itself takes the benchmark's elements whole (else the tests above would compare
     /// the byte-by-byte machine with itself) and declines what it leaves to that machine.
     @Test func skimTakesPlainElementsWhole() {
@@ -146,10 +168,12 @@ import Testing
         func skim(_ bytes: [UInt8], depthBudget: Int = 8) -> Int? {
             let padded = bytes + [UInt8](repeating: UInt8(ascii: " "), count: ListIndexer.skimMargin + 16)
             var window = StringWindow(before: 0)
-            return padded.withUnsafeBufferPointer {
-                ListIndexer.skimValue(
-                    $0.baseAddress!, at: 0, before: padded.count - ListIndexer.skimMargin, depthBudget: depthBudget,
-                    window: &window)
+            return padded.withUnsafeBufferPointer { bytes in
+                KeyShapes.withNone { keys in
+                    ListIndexer.skimValue(
+                        bytes.baseAddress!, at: 0, before: padded.count - ListIndexer.skimMargin,
+                        depthBudget: depthBudget, window: &window, keys: keys)
+                }
             }
         }
         for index in 0..<300 {
