@@ -116,10 +116,34 @@ struct RawRequestHeadTests {
 @Suite("Response heads as bytes")
 struct ResponseHeadWriterTests {
     static func head(_ status: HTTPResponse.Status, _ fields: HTTPFields, bodyBytes: Int) -> String {
+        head(SentAnswer(status: status, headers: fields), bodyBytes: bodyBytes)
+    }
+
+    static func head(_ answer: SentAnswer, bodyBytes: Int) -> String {
         var buffer = ByteBufferAllocator().buffer(capacity: 0)
-        ResponseHeadWriter.write(
-            status, fields, date: "Thu, 26 Nov 2026 02:50:52 GMT", bodyBytes: bodyBytes, to: &buffer)
+        ResponseHeadWriter.write(answer, date: "Thu, 26 Nov 2026 02:50:52 GMT", bodyBytes: bodyBytes, to: &buffer)
         return String(buffer: buffer)
+    }
+
+    /// A kept answer's status line and fields, made once, and the fields added per request
+    /// after them: the same bytes as writing every field.
+    @Test func aKeptHeadAndTheFieldsAfterItAreTheWholeHead() {
+        let kept: HTTPFields = [.vary: "Accept-Encoding", .contentType: "application/json", .contentLength: "2"]
+        var sent = kept
+        sent.append(HTTPField(name: .cacheStatus, value: "folio; hit"))
+        sent.append(HTTPField(name: .xRequestID, value: "req-7"))
+        for status in [HTTPResponse.Status.ok, .partialContent, .notModified] {
+            let whole = Self.head(SentAnswer(status: status, headers: sent), bodyBytes: 2)
+            let withKept = Self.head(
+                SentAnswer(status: status, headers: sent, keptHead: KeptHead(status: status, fields: kept)),
+                bodyBytes: 2)
+            #expect(withKept == whole)
+            #expect(whole.contains("\r\nCache-Status: folio; hit\r\nX-Request-ID: req-7\r\nDate: "))
+        }
+        let noLength = Self.head(
+            SentAnswer(status: .ok, headers: [.cacheStatus: "x"], keptHead: KeptHead(status: .ok, fields: [:])),
+            bodyBytes: 5)
+        #expect(noLength.contains("\r\nContent-Length: 5\r\n"))
     }
 
     @Test func statusLineFieldsDateAndTheBlankLine() {

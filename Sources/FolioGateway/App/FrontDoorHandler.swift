@@ -111,7 +111,7 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bodyBytes = body?.readableBytes ?? 0
         let inline = bodyBytes <= Self.inlineBodyLimit
         var bytes = context.channel.allocator.buffer(capacity: 1024 + (inline ? bodyBytes : 0))
-        ResponseHeadWriter.write(answer.status, answer.headers, date: HTTPDate.now(), bodyBytes: bodyBytes, to: &bytes)
+        ResponseHeadWriter.write(answer, date: HTTPDate.now(), bodyBytes: bodyBytes, to: &bytes)
         if inline, var body, bodyBytes > 0 {
             bytes.writeBuffer(&body)
             context.write(NIOAny(bytes), promise: nil)

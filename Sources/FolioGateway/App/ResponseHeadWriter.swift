@@ -5,54 +5,56 @@ import NIOCore
 /// response encoder: the status line, each field as `Name: value`, `Content-Length` when the
 /// fields lack it and the status allows a body (what the encoder's framing would add, as a
 /// length instead of chunks: the body is whole), `Date`, and the blank line. Field values are
-/// HTTP types' already validated ones. Measures the head first, then copies each string's
-/// UTF-8 straight into the buffer: a `writeString` per piece cost a fifth of a cached page's
-/// writing.
+/// HTTP types' already validated ones. A kept answer's status line and fields are bytes made
+/// once (`KeptHead`); only the fields added per request are written each time.
 enum ResponseHeadWriter {
-    static func write(
-        _ status: HTTPResponse.Status, _ fields: HTTPFields, date: String, bodyBytes: Int, to buffer: inout ByteBuffer
-    ) {
-        let statusLine = status == .ok ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+    static func write(_ answer: SentAnswer, date: String, bodyBytes: Int, to buffer: inout ByteBuffer) {
+        var hasLength: Bool
+        if let kept = answer.keptHead {
+            buffer.writeImmutableBuffer(kept.bytes)
+            hasLength = kept.hasContentLength
+            hasLength = writeFields(answer.headers, from: kept.fieldCount, to: &buffer) || hasLength
+        } else {
+            writeStatusLine(answer.status, to: &buffer)
+            hasLength = writeFields(answer.headers, from: 0, to: &buffer)
+        }
+        let status = answer.status
+        if !hasLength, status.code != 304, status.code != 204, status.kind != .informational {
+            buffer.writeStaticString("Content-Length: ")
+            buffer.writeString(String(bodyBytes))
+            buffer.writeStaticString("\r\n")
+        }
+        buffer.writeStaticString("Date: ")
+        buffer.writeString(date)
+        buffer.writeStaticString("\r\n\r\n")
+    }
+
+    /// The status line and every field (for `KeptHead`).
+    static func writeStatusAndFields(_ status: HTTPResponse.Status, _ fields: HTTPFields, to buffer: inout ByteBuffer) {
+        writeStatusLine(status, to: &buffer)
+        writeFields(fields, from: 0, to: &buffer)
+    }
+
+    static func writeStatusLine(_ status: HTTPResponse.Status, to buffer: inout ByteBuffer) {
+        if status == .ok {
+            buffer.writeStaticString("HTTP/1.1 200 OK\r\n")
+        } else {
+            buffer.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n")
+        }
+    }
+
+    /// Writes `fields` from the `start`-th on; returns whether one is `Content-Length`.
+    @discardableResult
+    static func writeFields(_ fields: HTTPFields, from start: Int, to buffer: inout ByteBuffer) -> Bool {
         var hasLength = false
-        var size = statusLine.utf8.count + "Date: \r\n\r\n".utf8.count + date.utf8.count
-        for field in fields {
+        for index in start..<fields.count {
+            let field = fields[index]
             if field.name == .contentLength { hasLength = true }
-            size += field.name.rawName.utf8.count + field.value.utf8.count + 4
+            buffer.writeString(field.name.rawName)
+            buffer.writeStaticString(": ")
+            buffer.writeString(field.value)
+            buffer.writeStaticString("\r\n")
         }
-        let addsLength = !hasLength && status.code != 304 && status.code != 204 && status.kind != .informational
-        let length = addsLength ? String(bodyBytes) : ""
-        if addsLength { size += "Content-Length: \r\n".utf8.count + length.utf8.count }
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { raw in
-            var at = 0
-            func append(_ text: String) {
-                var text = text
-                text.withUTF8 { utf8 in
-                    guard let start = utf8.baseAddress, !utf8.isEmpty else { return }
-                    raw.baseAddress!.advanced(by: at).copyMemory(from: start, byteCount: utf8.count)
-                    at += utf8.count
-                }
-            }
-            func append(_ text: StaticString) {
-                raw.baseAddress!.advanced(by: at).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
-                at += text.utf8CodeUnitCount
-            }
-            append(statusLine)
-            for field in fields {
-                append(field.name.rawName)
-                append(": " as StaticString)
-                append(field.value)
-                append("\r\n" as StaticString)
-            }
-            if addsLength {
-                append("Content-Length: " as StaticString)
-                append(length)
-                append("\r\n" as StaticString)
-            }
-            append("Date: " as StaticString)
-            append(date)
-            append("\r\n\r\n" as StaticString)
-            precondition(at == size, "response head measured \(size) bytes, wrote \(at)")
-            return at
-        }
+        return hasLength
     }
 }

@@ -19,27 +19,37 @@ enum CORSRules {
     /// any answer; on every answer of a route (pages, 304, 410, 416, problems) the exposed
     /// headers, so a browser can follow a 410's `Link: rel="first"`, and `Vary: Origin` while
     /// specific origins are allowed, so a shared cache never hands one origin's answer to another.
-    static func decorate(_ headers: inout HTTPFields, origin: String?, allowed: [String], routeAnswer: Bool) {
+    /// Returns whether a field already in `headers` was changed (`Vary`).
+    @discardableResult
+    static func decorate(_ headers: inout HTTPFields, origin: String?, allowed: [String], routeAnswer: Bool) -> Bool {
+        var changed = false
         if routeAnswer {
-            headers[.accessControlExposeHeaders] = exposed
-            if !allowed.isEmpty, !allowed.contains("*") { appendVary(&headers, "Origin") }
+            changed = HTTPFields.setOrAppend(&headers, .accessControlExposeHeaders, exposed)
+            if !allowed.isEmpty, !allowed.contains("*") { changed = appendVary(&headers, "Origin") || changed }
         }
         guard headers[.accessControlAllowOrigin] == nil, let value = allowOrigin(origin, allowed: allowed) else {
-            return
+            return changed
         }
         headers[.accessControlAllowOrigin] = value
-        if value != "*" { appendVary(&headers, "Origin") }
+        if value != "*" { changed = appendVary(&headers, "Origin") || changed }
+        return changed
     }
 
-    static func appendVary(_ headers: inout HTTPFields, _ name: String) {
+    /// Adds `name` to `Vary`; returns whether an existing `Vary` field was changed.
+    @discardableResult
+    static func appendVary(_ headers: inout HTTPFields, _ name: String) -> Bool {
         if let existing = headers[.vary], !existing.isEmpty {
             if !existing.lowercased().split(separator: ",").contains(where: {
                 $0.trimmingCharacters(in: .whitespaces) == name.lowercased()
             }) {
                 headers[.vary] = existing + ", " + name
+                return true
             }
+            return false
         } else {
+            let replaced = headers[.vary] != nil
             headers[.vary] = name
+            return replaced
         }
     }
 
@@ -58,5 +68,19 @@ enum CORSRules {
             headers[.accessControlMaxAge] = "600"
         }
         return Response(status: .noContent, headers: headers)
+    }
+}
+
+extension HTTPFields {
+    /// Sets `name` to `value`: appended when absent (one search, not two), replacing the field
+    /// when present; returns whether a field was replaced.
+    @discardableResult
+    static func setOrAppend(_ fields: inout HTTPFields, _ name: HTTPField.Name, _ value: String) -> Bool {
+        guard fields.contains(where: { $0.name == name }) else {
+            fields.append(HTTPField(name: name, value: value))
+            return false
+        }
+        fields[name] = value
+        return true
     }
 }

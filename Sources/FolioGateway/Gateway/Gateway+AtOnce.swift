@@ -19,7 +19,9 @@ extension Gateway {
                 request, context: context, route: routes[match.routeIndex], match: match, target: target,
                 requestID: requestID)
         else { return nil }
-        decorate(&answer.headers, request: request, context: context, requestID: requestID)
+        if decorate(&answer.headers, request: request, context: context, requestID: requestID) {
+            answer.keptHead = nil
+        }
         return answer
     }
 }

@@ -127,12 +127,15 @@ public final class Gateway: Sendable {
     }
 
     /// What every answer carries whoever wrote it: its request ID and CORS fields.
-    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
-        headers[.xRequestID] = requestID
+    /// Returns whether a field already there was changed (CORS adding `Origin` to `Vary`); the
+    /// others are appended.
+    @discardableResult
+    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) -> Bool {
+        let replaced = HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
         context.record.requestID = requestID
-        CORSRules.decorate(
+        return CORSRules.decorate(
             &headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
-            routeAnswer: context.record.routeIndex != nil)
+            routeAnswer: context.record.routeIndex != nil) || replaced
     }
 
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {

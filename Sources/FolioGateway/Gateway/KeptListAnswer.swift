@@ -21,9 +21,24 @@ struct KeptListAnswer: RenderedAnswer {
     /// The `ETag` of this coding of the answer.
     let tag: String
     let body: ByteBuffer
+    /// The status line and `full`, and the `304` line and `notModified`, as HTTP/1.1 bytes, for
+    /// `FrontDoorHandler`, which then writes only the fields added per request.
+    let fullHead: KeptHead
+    let notModifiedHead: KeptHead
+
+    init(status: HTTPResponse.Status, notModified: HTTPFields, full: HTTPFields, tag: String, body: ByteBuffer) {
+        self.status = status
+        self.notModified = notModified
+        self.full = full
+        self.tag = tag
+        self.body = body
+        fullHead = KeptHead(status: status, fields: full)
+        notModifiedHead = KeptHead(status: .notModified, fields: notModified)
+    }
 
     var byteCount: Int {
-        body.readableBytes + full.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+        body.readableBytes + fullHead.bytes.readableBytes + notModifiedHead.bytes.readableBytes
+            + full.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
     }
 
     /// The key of `request`'s answer on `route`: everything of the request the answer depends
@@ -57,8 +72,11 @@ struct KeptListAnswer: RenderedAnswer {
         // Never among the kept fields: appended, not searched for.
         headers.append(HTTPField(name: .cacheStatus, value: cacheStatus))
         if let age { headers.append(HTTPField(name: .age, value: String(age))) }
-        if notModified { return SentAnswer(status: .notModified, headers: headers, body: nil) }
-        return SentAnswer(status: status, headers: headers, body: request.method == .head ? nil : body)
+        if notModified {
+            return SentAnswer(status: .notModified, headers: headers, body: nil, keptHead: notModifiedHead)
+        }
+        return SentAnswer(
+            status: status, headers: headers, body: request.method == .head ? nil : body, keptHead: fullHead)
     }
 }
 
@@ -67,4 +85,23 @@ struct SentAnswer: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
     var body: ByteBuffer?
+    /// The status line and the first `keptHead.fieldCount` of `headers` as bytes, while those
+    /// fields are unchanged (set to nil by whoever changes one).
+    var keptHead: KeptHead?
+}
+
+/// A status line and header fields as HTTP/1.1 bytes (each field's line with its CRLF, no
+/// blank line), made once for a kept answer.
+struct KeptHead: Sendable {
+    let bytes: ByteBuffer
+    let fieldCount: Int
+    let hasContentLength: Bool
+
+    init(status: HTTPResponse.Status, fields: HTTPFields) {
+        var bytes = ByteBuffer()
+        ResponseHeadWriter.writeStatusAndFields(status, fields, to: &bytes)
+        self.bytes = bytes
+        fieldCount = fields.count
+        hasContentLength = fields[.contentLength] != nil
+    }
 }
