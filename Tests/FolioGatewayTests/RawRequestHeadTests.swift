@@ -37,10 +37,8 @@ struct RawRequestHeadTests {
         }
     }
 
-    /// Read whole, but handed to the decoder: what Hummingbird must answer.
+    /// Read whole, but handed to the decoder: a GET or HEAD Hummingbird must answer.
     @Test(arguments: [
-        "POST /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
-        "DELETE /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.0\r\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
@@ -48,8 +46,6 @@ struct RawRequestHeadTests {
         "GET /objects HTTP/1.1\r\nHost: folio\r\nConnection: keep-alive, x\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nExpect: 100-continue\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nX-Name: caf\u{E9}\r\n\r\n",
-        "OPTIONS * HTTP/1.1\r\nHost: folio\r\n\r\n",
-        "GET http://folio/objects HTTP/1.1\r\nHost: folio\r\n\r\n",
     ])
     func handedOnWhole(_ text: String) {
         #expect(Self.read(text) == .head(RawRequestHead(length: text.utf8.count, isPlain: false, isHead: false)))
@@ -63,6 +59,11 @@ struct RawRequestHeadTests {
         "POST /objects HTTP/1.1\r\nHost: folio\r\nTransfer-Encoding: chunked\r\n\r\n",
         "GET /chat HTTP/1.1\r\nHost: folio\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
         "CONNECT folio:443 HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "POST /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "DELETE /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "OPTIONS * HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GEAT /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "GET http://folio/objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\n\n",

@@ -19,8 +19,9 @@ struct RawRequestHead: Equatable {
         case incomplete
         /// A whole head of a request without a body: it ends where `length` says.
         case head(RawRequestHead)
-        /// Anything else (a body announced, an upgrade, malformed or unusual syntax, a head
-        /// longer than `maxLength`): the connection's bytes go to NIO's decoder from here on.
+        /// Anything else (a method but GET and HEAD, a body announced, an upgrade, malformed or
+        /// unusual syntax, a head longer than `maxLength`): the connection's bytes go to NIO's
+        /// decoder from here on.
         case handOnForever
     }
 
@@ -124,8 +125,9 @@ extension RawRequestHead {
         var isHead: Bool
         var isPlain: Bool
 
-        /// Nil for anything but `token SP target SP HTTP/1.x` in visible ASCII, and for
-        /// `CONNECT` (whose end NIO's decoder reads as an upgrade).
+        /// Nil for anything but `GET` or `HEAD SP /target SP HTTP/1.x` in visible ASCII: other
+        /// methods are rare on a cached list, and llhttp refuses some tokens (`CONNECT` reads
+        /// as an upgrade, unknown methods are errors), so their connections go to the decoder.
         init?(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) {
             var i = line.lowerBound
             while i < line.upperBound, isTokenByte(bytes[i]) { i += 1 }
@@ -140,11 +142,10 @@ extension RawRequestHead {
             guard version.count == 8, Self.matches(bytes, version, "HTTP/1.", prefix: true) else { return nil }
             let minor = bytes[version.upperBound - 1]
             guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { return nil }
-            guard !Self.matches(bytes, method, "CONNECT") else { return nil }
             let isGet = Self.matches(bytes, method, "GET")
             isHead = Self.matches(bytes, method, "HEAD")
-            isPlain =
-                (isGet || isHead) && minor == UInt8(ascii: "1") && bytes[targetStart] == UInt8(ascii: "/")
+            guard isGet || isHead, bytes[targetStart] == UInt8(ascii: "/") else { return nil }
+            isPlain = minor == UInt8(ascii: "1")
         }
 
         /// The bytes are `text` (or start with it, when `prefix`).
