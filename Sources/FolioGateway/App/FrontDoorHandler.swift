@@ -74,7 +74,7 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
             case .head(let head):
                 let bytes = buffer.readSlice(length: head.length)!
-                if head.isPlain, kept.mayAnswerNext, let answer = answer(bytes, isHead: head.isHead, context) {
+                if head.isPlain, kept.mayAnswerNext, let answer = answer(bytes, context) {
                     write(answer, context: context)
                     wrote = true
                 } else {
@@ -98,7 +98,7 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    private func answer(_ bytes: ByteBuffer, isHead: Bool, _ context: ChannelHandlerContext) -> SentAnswer? {
+    private func answer(_ bytes: ByteBuffer, _ context: ChannelHandlerContext) -> SentAnswer? {
         guard let head = bytes.withUnsafeReadableBytes({ RawRequestHead.request($0) }) else { return nil }
         return kept.answerAtOnce(head, channel: context.channel)
     }
