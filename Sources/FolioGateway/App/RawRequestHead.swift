@@ -139,27 +139,17 @@ extension RawRequestHead {
             target = targetStart..<i
             guard !target.isEmpty, i < line.upperBound, bytes[i] == UInt8(ascii: " ") else { return nil }
             let version = (i + 1)..<line.upperBound
-            guard version.count == 8, Self.matches(bytes, version, "HTTP/1.", prefix: true) else { return nil }
+            guard version.count == 8, RawRequestHead.matches(bytes, version, "HTTP/1.", prefix: true) else {
+                return nil
+            }
             let minor = bytes[version.upperBound - 1]
             guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { return nil }
-            let isGet = Self.matches(bytes, method, "GET")
-            isHead = Self.matches(bytes, method, "HEAD")
+            let isGet = RawRequestHead.matches(bytes, method, "GET")
+            isHead = RawRequestHead.matches(bytes, method, "HEAD")
             guard isGet || isHead, bytes[targetStart] == UInt8(ascii: "/") else { return nil }
             isPlain = minor == UInt8(ascii: "1")
         }
 
-        /// The bytes are `text` (or start with it, when `prefix`).
-        static func matches(
-            _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ text: StaticString, prefix: Bool = false
-        ) -> Bool {
-            guard prefix ? range.count >= text.utf8CodeUnitCount : range.count == text.utf8CodeUnitCount else {
-                return false
-            }
-            for k in 0..<text.utf8CodeUnitCount where bytes[range.lowerBound + k] != text.utf8Start[k] {
-                return false
-            }
-            return true
-        }
     }
 
     private struct FieldLine {
@@ -203,11 +193,7 @@ extension RawRequestHead {
         }
 
         static func kind(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) -> Kind {
-            func named(_ text: StaticString) -> Bool {
-                guard name.count == text.utf8CodeUnitCount else { return false }
-                for k in 0..<name.count where bytes[name.lowerBound + k] | 0x20 != text.utf8Start[k] { return false }
-                return true
-            }
+            func named(_ text: StaticString) -> Bool { RawRequestHead.matches(bytes, name, text, anyCase: true) }
             switch name.count {
             case 4: return named("host") ? .host : .other
             case 6: return named("expect") ? .expect : .other
@@ -221,10 +207,21 @@ extension RawRequestHead {
 
         /// The value is `text` (lower case), in any case.
         func valueIs(_ text: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
-            guard value.count == text.utf8CodeUnitCount else { return false }
-            for k in 0..<value.count where bytes[value.lowerBound + k] | 0x20 != text.utf8Start[k] { return false }
-            return true
+            RawRequestHead.matches(bytes, value, text, anyCase: true)
         }
+    }
+
+    /// `bytes[range]` is `text` (or starts with it, when `prefix`); with `anyCase`, `text` is
+    /// lower case and the bytes may be in any case (ASCII letters only differ by bit 0x20).
+    private static func matches(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ text: StaticString, prefix: Bool = false,
+        anyCase: Bool = false
+    ) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard prefix ? range.count >= count : range.count == count else { return false }
+        let fold: UInt8 = anyCase ? 0x20 : 0
+        for k in 0..<count where bytes[range.lowerBound + k] | fold != text.utf8Start[k] { return false }
+        return true
     }
 
     /// RFC 9110 `tchar`.
