@@ -74,12 +74,16 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
             case .head(let head):
                 let bytes = buffer.readSlice(length: head.length)!
-                if head.isPlain, kept.mayAnswerNext, let answer = answer(bytes, context) {
-                    write(answer, context: context)
-                    wrote = true
-                } else {
-                    context.fireChannelRead(wrapInboundOut(bytes))
+                if head.isPlain, kept.mayAnswerNext {
+                    if let answer = answer(bytes, context) {
+                        write(answer, context: context)
+                        wrote = true
+                        continue
+                    }
+                    // Asked already: `KeptAnswerHandler` hands it on without asking again.
+                    kept.declineNextHead()
                 }
+                context.fireChannelRead(wrapInboundOut(bytes))
             }
         }
         if wrote { context.flush() }

@@ -37,6 +37,14 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// No answer is owed on the connection and no request is being read: the next one may be
     /// answered at once, here or by `FrontDoorHandler`.
     var mayAnswerNext: Bool { passage.mayAnswerNext }
+    /// The next head was already offered to `answerAtOnce` by `FrontDoorHandler`, which had no
+    /// answer for it: it goes to the responder without being asked again.
+    private var nextHeadDeclined = false
+
+    /// `FrontDoorHandler` asked for the head it is about to hand on, and got no answer.
+    func declineNextHead() {
+        nextHeadDeclined = true
+    }
 
     init(responder: GatewayResponder, logger: Logger) {
         self.responder = responder
@@ -46,7 +54,11 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passage.mayAnswerNext, Self.mayAnswer(head), let answer = answerAtOnce(head, channel: context.channel) {
+            let declined = nextHeadDeclined
+            nextHeadDeclined = false
+            if passage.mayAnswerNext, !declined, Self.mayAnswer(head),
+                let answer = answerAtOnce(head, channel: context.channel)
+            {
                 passage.answer()
                 self.answer = answer
             } else {
