@@ -15,7 +15,10 @@ import NIOHTTPTypes
 /// (`KeptAnswerPassage`).
 ///
 /// Sits after Hummingbird's `HTTPConnectionStateHandler`, which so counts these requests and
-/// answers like its own (idle timeout, closing after the answer in flight on shutdown).
+/// answers like its own (closing after the answer in flight on shutdown). Most kept answers are
+/// written earlier, by `FrontDoorHandler` from the raw bytes; this handler answers the plain
+/// requests that came through the decoder (and tells the front door whether anything is owed,
+/// and when the connection last answered, for the idle timeout it keeps).
 final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
