@@ -19,6 +19,9 @@ public final class BufferedLogWriter: Sendable {
 
     private struct State {
         var buffer: [UInt8] = []
+        /// The buffer last written, emptied, to queue into next: its memory is reused, not
+        /// allocated (and faulted in) again for every write.
+        var spare: [UInt8] = []
         var dropped = 0
         var started = false
         var finished = false
@@ -61,17 +64,22 @@ public final class BufferedLogWriter: Sendable {
     /// Writes everything queued so far, on the calling thread.
     public func flush() {
         writing.withLock { _ in
-            let (bytes, dropped) = state.withLock { state in
-                defer {
-                    state.buffer.removeAll(keepingCapacity: true)
-                    state.dropped = 0
-                }
-                return (state.buffer, state.dropped)
+            var bytes: [UInt8] = []
+            let dropped = state.withLock { state in
+                // `bytes` takes the queued lines; the spare becomes the queue.
+                swap(&bytes, &state.spare)
+                swap(&bytes, &state.buffer)
+                defer { state.dropped = 0 }
+                return state.dropped
             }
             if dropped > 0 {
                 write(Array("{\"level\":\"warning\",\"message\":\"log lines dropped\",\"dropped\":\(dropped)}\n".utf8))
             }
             if !bytes.isEmpty { write(bytes) }
+            bytes.removeAll(keepingCapacity: true)
+            state.withLock { state in
+                if state.spare.capacity < bytes.capacity { swap(&state.spare, &bytes) }
+            }
         }
     }
 
