@@ -28,7 +28,7 @@ enum CacheOutcome: Sendable, Equatable {
     /// The `Cache-Status` field value.
     var header: String {
         switch self {
-        case .hit(let ttl): "folio; hit; ttl=\(ttl)"
+        case .hit(let ttl): "folio; hit; ttl=" + String(ttl)
         case .stored: "folio; fwd=miss; stored"
         case .refetched: "folio; fwd=stale; fwd-status=200; stored"
         case .collapsed: "folio; fwd=miss; collapsed"
