@@ -236,6 +236,15 @@ import Testing
                 let gone = try await client.execute(uri: "/objects?snapshot=AAAAAAAAAAAAAAAA", method: .get)
                 #expect(gone.header("Access-Control-Expose-Headers") == CORSRules.exposed)
                 #expect(gone.header("Vary") == nil)
+                // A kept page (the second is answered at once) gains the fields after its own.
+                for _ in 0..<2 {
+                    let page = try await client.execute(
+                        uri: "/objects", method: .get, headers: [.origin: "https://app.example"])
+                    #expect(page.status == .ok)
+                    #expect(page.header("Access-Control-Allow-Origin") == "*")
+                    #expect(page.header("Access-Control-Expose-Headers") == CORSRules.exposed)
+                    #expect(page.header("Vary") == "Accept-Encoding")
+                }
                 // A path that matches no route is not a route answer.
                 let none = try await client.execute(uri: "/elsewhere", method: .get)
                 #expect(none.status == .notFound)

@@ -121,7 +121,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ answer: SentAnswer, context: ChannelHandlerContext) {
         touch()
-        var headers = answer.headers
+        var headers = answer.allFields
         headers[.date] = HTTPDate.now()
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }

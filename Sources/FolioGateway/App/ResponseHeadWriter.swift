@@ -6,7 +6,8 @@ import NIOCore
 /// fields lack it and the status allows a body (what the encoder's framing would add, as a
 /// length instead of chunks: the body is whole), `Date`, and the blank line. Field values are
 /// HTTP types' already validated ones. A kept answer's status line and fields are bytes made
-/// once (`KeptHead`); only the fields added per request are written each time.
+/// once (`KeptHead`); only the fields added per request (`SentAnswer.added`) are written each
+/// time.
 enum ResponseHeadWriter {
     static func write(_ answer: SentAnswer, date: String, bodyBytes: Int, to buffer: inout ByteBuffer) {
         var hasLength: Bool
@@ -17,6 +18,10 @@ enum ResponseHeadWriter {
         } else {
             writeStatusLine(answer.status, to: &buffer)
             hasLength = writeFields(answer.headers, from: 0, to: &buffer)
+        }
+        for field in answer.added {
+            if field.name == .contentLength { hasLength = true }
+            write(field, to: &buffer)
         }
         let status = answer.status
         if !hasLength, status.code != 304, status.code != 204, status.kind != .informational {
@@ -50,11 +55,15 @@ enum ResponseHeadWriter {
         for index in start..<fields.count {
             let field = fields[index]
             if field.name == .contentLength { hasLength = true }
-            buffer.writeString(field.name.rawName)
-            buffer.writeStaticString(": ")
-            buffer.writeString(field.value)
-            buffer.writeStaticString("\r\n")
+            write(field, to: &buffer)
         }
         return hasLength
+    }
+
+    private static func write(_ field: HTTPField, to buffer: inout ByteBuffer) {
+        buffer.writeString(field.name.rawName)
+        buffer.writeStaticString(": ")
+        buffer.writeString(field.value)
+        buffer.writeStaticString("\r\n")
     }
 }

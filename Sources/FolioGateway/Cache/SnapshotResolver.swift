@@ -21,8 +21,8 @@ struct SnapshotResolver: Sendable {
     /// The fresh hit a request gets from a snapshot the store holds in memory, found without
     /// waiting (`KeptAnswerHandler`); nil when anything else must happen (then `resolve`, whose
     /// fresh case gives the same answer).
-    func resolveHeld(_ plan: FillPlan, token: String?, route: CompiledRoute) -> Resolution? {
-        guard let key = plan.key, let current = cache.store.currentIfHeld(key), token == nil || token == current.token
+    func resolveHeld(_ key: CacheKey, token: String?, route: CompiledRoute) -> Resolution? {
+        guard let current = cache.store.currentIfHeld(key), token == nil || token == current.token
         else { return nil }
         let now = cache.now()
         let decision = CachePolicy.decide(

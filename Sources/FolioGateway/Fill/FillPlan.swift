@@ -26,30 +26,18 @@ extension FillPlan {
         _ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter],
         peer: SocketAddress?, trustedProxies: [CIDR], requestID: String
     ) {
-        var url = route.config.upstream.render(match.parameters)
-        let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
-        if !forwarded.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
-        }
-        var varyValues: [String] = []
-        for name in route.varyNames {
-            varyValues.append(
-                HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
-        }
-        let authorization = request.headers[.authorization]
-        let cookie = request.headers[.cookie]
-        let credentialed = authorization != nil || cookie != nil
+        let list = ListSelector(request, route: route, match: match, parameters: parameters)
         // Only what selects the list goes upstream: vary headers, and credentials when the
         // route lets them reach it. Arbitrary client headers would make a shared list depend
         // on whoever filled it.
         let fields = request.headers
-        let makeHeaders: @Sendable () -> HTTPHeaders = { [varyValues] in
+        let makeHeaders: @Sendable () -> HTTPHeaders = {
             var client = HTTPHeaders()
-            for (name, value) in zip(route.varyNames, varyValues) where !value.isEmpty {
+            for (name, value) in zip(route.varyNames, list.varyValues) where !value.isEmpty {
                 client.add(name: name, value: value)
             }
-            if let authorization { client.add(name: "Authorization", value: authorization) }
-            if let cookie { client.add(name: "Cookie", value: cookie) }
+            if let authorization = list.authorization { client.add(name: "Authorization", value: authorization) }
+            if let cookie = list.cookie { client.add(name: "Cookie", value: cookie) }
             if let xff = fields[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
             if let forwardedHeader = fields[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
             // The peer's text and trust, only when the upstream is asked.
@@ -57,18 +45,9 @@ extension FillPlan {
             return Self.listRequestHeaders(
                 client, peer: address, peerIsTrusted: trustedProxies.trusts(address), requestID: requestID)
         }
-
-        var key: CacheKey? = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
-        if credentialed {
-            switch route.config.authorized {
-            case .bypass: key = nil
-            case .perCredential: key?.partition = Self.partition(authorization: authorization, cookie: cookie)
-            case .shared: break
-            }
-        }
         self.init(
-            key: key, url: url, makeHeaders: makeHeaders,
-            sharedWithCredentials: credentialed && route.config.authorized == .shared)
+            key: list.key(route: route), url: list.url, makeHeaders: makeHeaders,
+            sharedWithCredentials: list.credentialed && route.config.authorized == .shared)
     }
 
     /// What a list fetch sends upstream: the client headers that select the list, the proxy
@@ -82,11 +61,54 @@ extension FillPlan {
         return headers
     }
 
+}
+
+/// What selects a list request's list: the upstream URL (path parameters and forwarded query),
+/// the `vary` header values and the credentials. A cached page needs only its `key`; a fill
+/// needs the rest too.
+struct ListSelector: Sendable {
+    let url: String
+    let varyValues: [String]
+    let authorization: String?
+    let cookie: String?
+
+    var credentialed: Bool { authorization != nil || cookie != nil }
+
+    init(_ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter]) {
+        var url = route.config.upstream.render(match.parameters)
+        let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
+        if !forwarded.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
+        }
+        self.url = url
+        var varyValues: [String] = []
+        for name in route.varyNames {
+            varyValues.append(
+                HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
+        }
+        self.varyValues = varyValues
+        authorization = request.headers[.authorization]
+        cookie = request.headers[.cookie]
+    }
+
+    /// The key the list's snapshot is kept under; nil when it is not cached (credentials on a
+    /// route that bypasses the cache for them).
+    func key(route: CompiledRoute) -> CacheKey? {
+        var key = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
+        if credentialed {
+            switch route.config.authorized {
+            case .bypass: return nil
+            case .perCredential: key.partition = Self.partition(authorization: authorization, cookie: cookie)
+            case .shared: break
+            }
+        }
+        return key
+    }
+
     /// A hash of the credential headers: the raw credential is never kept.
     static func partition(authorization: String?, cookie: String?) -> String {
         var hasher = SHA256()
         hasher.update(data: Array("a:\(authorization ?? "")\nc:\(cookie ?? "")".utf8))
         return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
     }
-
 }

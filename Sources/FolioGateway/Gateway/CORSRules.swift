@@ -35,6 +35,18 @@ enum CORSRules {
         return changed
     }
 
+    /// `decorate` for a route answer that has no CORS field yet, as fields to append to it
+    /// (`added`); false, with nothing appended, when a field it has must change instead (`Vary`
+    /// gains `Origin` while specific origins are allowed).
+    static func appendRouteFields(to added: inout [HTTPField], origin: String?, allowed: [String]) -> Bool {
+        guard allowed.isEmpty || allowed.contains("*") else { return false }
+        added.append(HTTPField(name: .accessControlExposeHeaders, value: exposed))
+        if let value = allowOrigin(origin, allowed: allowed) {
+            added.append(HTTPField(name: .accessControlAllowOrigin, value: value))
+        }
+        return true
+    }
+
     /// Adds `name` to `Vary`; returns whether an existing `Vary` field was changed.
     @discardableResult
     static func appendVary(_ headers: inout HTTPFields, _ name: String) -> Bool {

@@ -13,15 +13,31 @@ extension Gateway {
         let target = RequestTarget(request.head.path ?? "/")
         guard let match = try? table.match(rawPath: target.path) else { return nil }
         context.record.routeIndex = match.routeIndex
-        let requestID = RequestID.accept(request.headers[.xRequestID])
         guard
             var answer = keptListAnswer(
-                request, context: context, route: routes[match.routeIndex], match: match, target: target,
-                requestID: requestID)
+                request, context: context, route: routes[match.routeIndex], match: match, target: target)
         else { return nil }
-        if decorate(&answer.headers, request: request, context: context, requestID: requestID) {
+        let requestID = RequestID.accept(request.headers[.xRequestID])
+        decorate(&answer, request: request, context: context, requestID: requestID)
+        return answer
+    }
+
+    /// `decorate` for a kept answer, whose fields carry neither a request ID nor CORS: they are
+    /// added after its kept fields, which are copied (and their bytes not used) only when one of
+    /// them must change.
+    private func decorate(_ answer: inout SentAnswer, request: Request, context: GatewayContext, requestID: String) {
+        context.record.requestID = requestID
+        answer.added.append(HTTPField(name: .xRequestID, value: requestID))
+        if !CORSRules.appendRouteFields(
+            to: &answer.added, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins)
+        {
+            var fields = answer.allFields
+            answer.added = []
+            CORSRules.decorate(
+                &fields, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
+                routeAnswer: true)
+            answer.headers = fields
             answer.keptHead = nil
         }
-        return answer
     }
 }

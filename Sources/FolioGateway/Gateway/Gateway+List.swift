@@ -58,15 +58,14 @@ extension Gateway {
     /// The answer kept for `request` in a fresh snapshot held in memory, found without waiting;
     /// nil when answering needs anything else (a fill, a render, a store that must be asked).
     func keptListAnswer(
-        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
-        target: RequestTarget, requestID: String
+        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch, target: RequestTarget
     ) -> SentAnswer? {
+        // Only the query's plan and the list's key: the upstream request is never built here.
         guard
-            let plan = try? ListPlan(
-                request, context: context, route: route, match: match, target: target, requestID: requestID,
-                trustedProxies: configuration.server.trustedProxies),
+            let query = try? ListPlan.queryPlan(target.query ?? "", rangeHeader: request.headers[.range], route: route),
+            let key = ListSelector(request, route: route, match: match, parameters: query.parameters).key(route: route),
             case .served(let snapshot, let outcome, let age) = resolver.resolveHeld(
-                plan.fill, token: plan.listRequest.snapshot, route: route),
+                key, token: query.listRequest.snapshot, route: route),
             let kept = snapshot.rendered.answer(KeptListAnswer.key(request, route: route), as: KeptListAnswer.self)
         else { return nil }
         return kept.sending(to: request, cacheStatus: record(outcome, in: context), age: age)

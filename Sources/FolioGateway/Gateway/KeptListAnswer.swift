@@ -11,7 +11,10 @@ import NIOCore
 ///
 /// What differs per request (`Cache-Status`, `Age`, `X-Request-ID`, CORS, a `304` for a
 /// matching `If-None-Match`, no body for HEAD) is added when it is sent.
-struct KeptListAnswer: RenderedAnswer {
+///
+/// A class: a cached page hands it on several times, and a copy of it is then one reference
+/// count, not one per field.
+final class KeptListAnswer: RenderedAnswer {
     let status: HTTPResponse.Status
     /// What a `304` carries: `Link`, `X-Total-Count`, `Vary`, `ETag`.
     let notModified: HTTPFields
@@ -62,32 +65,51 @@ struct KeptListAnswer: RenderedAnswer {
     func response(to request: Request, cacheStatus: String, age: Int?) -> Response {
         let sent = sending(to: request, cacheStatus: cacheStatus, age: age)
         return Response(
-            status: sent.status, headers: sent.headers, body: sent.body.map { ResponseBody(byteBuffer: $0) } ?? .init())
+            status: sent.status, headers: sent.allFields,
+            body: sent.body.map { ResponseBody(byteBuffer: $0) } ?? .init())
     }
 
     /// The parts of `response(to:cacheStatus:age:)`, for the event loop's own writes.
     func sending(to request: Request, cacheStatus: String, age: Int?) -> SentAnswer {
         let notModified = request.headers[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
-        var headers = notModified ? self.notModified : full
-        // Never among the kept fields: appended, not searched for.
-        headers.append(HTTPField(name: .cacheStatus, value: cacheStatus))
-        if let age { headers.append(HTTPField(name: .age, value: String(age))) }
+        // Never among the kept fields: added after them, which stay shared with this answer.
+        var added: [HTTPField] = []
+        added.reserveCapacity(SentAnswer.usuallyAdded)
+        added.append(HTTPField(name: .cacheStatus, value: cacheStatus))
+        if let age { added.append(HTTPField(name: .age, value: String(age))) }
         if notModified {
-            return SentAnswer(status: .notModified, headers: headers, body: nil, keptHead: notModifiedHead)
+            return SentAnswer(
+                status: .notModified, headers: self.notModified, added: added, body: nil, keptHead: notModifiedHead)
         }
         return SentAnswer(
-            status: status, headers: headers, body: request.method == .head ? nil : body, keptHead: fullHead)
+            status: status, headers: full, added: added, body: request.method == .head ? nil : body,
+            keptHead: fullHead)
     }
 }
 
 /// An answer as written to the connection: its head and its body (nil: none).
 struct SentAnswer: Sendable {
     var status: HTTPResponse.Status
+    /// The answer's own fields; for a kept answer, the ones it keeps (shared, not copied).
     var headers: HTTPFields
+    /// Fields added for this request, after `headers` (`Cache-Status`, `Age`, `X-Request-ID`,
+    /// CORS): a kept answer's fields are then never copied to send it.
+    var added: [HTTPField] = []
     var body: ByteBuffer?
     /// The status line and the first `keptHead.fieldCount` of `headers` as bytes, while those
     /// fields are unchanged (set to nil by whoever changes one).
     var keptHead: KeptHead?
+
+    /// Every field: `headers`, then `added`.
+    var allFields: HTTPFields {
+        var fields = headers
+        fields.append(contentsOf: added)
+        return fields
+    }
+
+    /// Room for the fields a kept answer usually gains: `Cache-Status`, `Age`, `X-Request-ID`,
+    /// and two of CORS.
+    static let usuallyAdded = 5
 }
 
 /// A status line and header fields as HTTP/1.1 bytes (each field's line with its CRLF, no
