@@ -34,7 +34,7 @@ extension Gateway {
         _ request: Request, context: GatewayContext, status: HTTPResponse.Status, headers: HTTPFields,
         route: CompiledRoute?, duration: Duration
     ) -> AccessLine {
-        let path = RequestTarget(request.head.path ?? "/").path
+        let path = context.record.path ?? RequestTarget(request.head.path ?? "/").path
         return AccessLine(
             cacheStatus: context.record.cacheStatus ?? headers[.cacheStatus],
             // Milliseconds, to the microsecond.

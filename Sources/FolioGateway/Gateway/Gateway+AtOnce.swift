@@ -11,6 +11,7 @@ extension Gateway {
             (try? admit(request)) != nil
         else { return nil }
         let target = RequestTarget(request.head.path ?? "/")
+        context.record.path = target.path
         guard let match = try? table.match(rawPath: target.path) else { return nil }
         context.record.routeIndex = match.routeIndex
         guard

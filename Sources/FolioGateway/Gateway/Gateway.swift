@@ -146,6 +146,7 @@ public final class Gateway: Sendable {
             throw error
         }
         let target = RequestTarget(request.head.path ?? "/")
+        context.record.path = target.path
         guard let match = try table.match(rawPath: target.path) else {
             return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
         }

@@ -47,17 +47,26 @@ final class KeptListAnswer: RenderedAnswer {
     /// The key of `request`'s answer on `route`: everything of the request the answer depends
     /// on, the target as it came (a different spelling of the same query is another key).
     static func key(_ request: Request, route: CompiledRoute) -> String {
-        let range = request.headers[.range] ?? ""
-        let acceptEncoding = request.headers[values: .acceptEncoding]
-        var key = String(route.renderID)
-        key += "\u{0}"
-        key += request.head.path ?? "/"
-        key += "\u{0}"
-        key += range
-        for value in acceptEncoding {
-            key += "\u{0}"
-            key += value
+        let path = request.head.path ?? "/"
+        var range: String?
+        var acceptEncoding = ""
+        for field in request.headers {
+            switch field.name {
+            case .range: range = range.map { $0 + ", " + field.value } ?? field.value
+            case .acceptEncoding:
+                acceptEncoding += "\u{0}"
+                acceptEncoding += field.value
+            default: continue
+            }
         }
+        var key = ""
+        key.reserveCapacity(24 + path.utf8.count + (range?.utf8.count ?? 0) + acceptEncoding.utf8.count)
+        key += String(route.renderID)
+        key += "\u{0}"
+        key += path
+        key += "\u{0}"
+        key += range ?? ""
+        key += acceptEncoding
         return key
     }
 

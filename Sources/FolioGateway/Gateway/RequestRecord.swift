@@ -14,4 +14,7 @@ final class RequestRecord: @unchecked Sendable {
     /// The answer's `Cache-Status` when a served list answer set it (the access log reads it
     /// from here instead of searching the header fields); nil: look in the answer.
     var cacheStatus: String?
+    /// The request target's path (no query) once the gateway has read it (the access log reads
+    /// it from here instead of reading the target again); nil: read it from the request.
+    var path: Substring?
 }
