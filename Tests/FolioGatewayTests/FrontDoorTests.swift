@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -20,8 +19,7 @@ struct FrontDoorTests {
     /// A front door in an embedded channel, answering from `server`'s gateway; what it hands on
     /// is read back with `readInbound`, what it writes with `readOutbound`.
     static func frontDoor(_ server: FolioServer, idleTimeout: TimeAmount? = nil) throws -> EmbeddedChannel {
-        let logger = Logger(label: "folio.test")
-        let kept = KeptAnswerHandler(responder: GatewayResponder(current: server.current), logger: logger)
+        let kept = KeptAnswerHandler(responder: GatewayResponder(current: server.current))
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout))
         return channel

@@ -7,20 +7,22 @@ extension Gateway {
     static let loggedPathLimit = 2048
 
     /// Records one answered request: metrics always, the access log line when `logging.access`.
+    /// `record` says what the gateway did; `peerAddress` is the client's, for the log.
     func observe(
-        _ request: Request, context: GatewayContext, status: HTTPResponse.Status, headers: HTTPFields,
-        duration: Duration
+        _ request: HTTPRequest, record: RequestRecord, peerAddress: String?, status: HTTPResponse.Status,
+        headers: HTTPFields, duration: Duration
     ) {
-        let route = context.record.routeIndex.map { routes[$0] }
+        let route = record.routeIndex.map { routes[$0] }
         let routeMetrics = route?.metrics ?? metrics.unrouted
         routeMetrics.request(status: status.code, duration: duration)
-        if route != nil, let result = context.record.cache?.result {
+        if route != nil, let result = record.cache?.result {
             routeMetrics.cacheLookup(result)
             if result == .collapsed { metrics.coalescedWaiters.increment() }
         }
         guard configuration.logging.access, logger.logLevel <= .info else { return }
         let access = accessLine(
-            request, context: context, status: status, headers: headers, route: route, duration: duration)
+            request, record: record, peerAddress: peerAddress, status: status, headers: headers, route: route,
+            duration: duration)
         if let accessWriter {
             accessWriter.writeAccess(access)
         } else {
@@ -31,16 +33,16 @@ extension Gateway {
     /// The access log fields. The path is logged without its query (which may carry secrets);
     /// no request header is logged, so `Authorization` and `Cookie` never reach the log.
     func accessLine(
-        _ request: Request, context: GatewayContext, status: HTTPResponse.Status, headers: HTTPFields,
-        route: CompiledRoute?, duration: Duration
+        _ request: HTTPRequest, record: RequestRecord, peerAddress: String?, status: HTTPResponse.Status,
+        headers: HTTPFields, route: CompiledRoute?, duration: Duration
     ) -> AccessLine {
-        let path = context.record.path ?? RequestTarget(request.head.path ?? "/").path
+        let path = record.path ?? RequestTarget(request.path ?? "/").path
         return AccessLine(
-            cacheStatus: context.record.cacheStatus ?? headers[.cacheStatus],
+            cacheStatus: record.cacheStatus ?? headers[.cacheStatus],
             // Milliseconds, to the microsecond.
             durationMilliseconds: (duration.fractionalMilliseconds * 1000).rounded() / 1000,
-            method: request.method.rawValue, path: path.prefix(Self.loggedPathLimit), peer: context.peerAddress,
-            requestID: context.record.requestID, route: route?.name ?? RouteMetrics.unroutedName,
+            method: request.method.rawValue, path: path.prefix(Self.loggedPathLimit), peer: peerAddress,
+            requestID: record.requestID, route: route?.name ?? RouteMetrics.unroutedName,
             status: status.code)
     }
 }

@@ -27,23 +27,24 @@ public struct GatewayResponder: HTTPResponder {
             response = await gateway.respond(to: request, context: context)
         }
         gateway.observe(
-            request, context: context, status: response.status, headers: response.headers,
-            duration: start.duration(to: .now))
+            request.head, record: context.record, peerAddress: context.peerAddress, status: response.status,
+            headers: response.headers, duration: start.duration(to: .now))
         return response
     }
 
     /// The answer `respond` would give, when it can be given without waiting (`KeptAnswerHandler`
     /// writes it on the event loop that read the request); nil: `respond` must answer.
-    func answerAtOnce(to request: Request, context: GatewayContext) -> SentAnswer? {
+    func answerAtOnce(to request: HTTPRequest, peerAddress: String?) -> SentAnswer? {
         let generation = current.current
         generation.inFlight.add(1, ordering: .relaxed)
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
         let start = ContinuousClock.now
         let gateway = generation.gateway
-        guard let answer = gateway.answerAtOnce(request, context: context) else { return nil }
+        let record = RequestRecord()
+        guard let answer = gateway.answerAtOnce(request, record: record) else { return nil }
         gateway.metrics.answersAtOnce.increment()
         gateway.observe(
-            request, context: context, status: answer.status, headers: answer.headers,
+            request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.headers,
             duration: start.duration(to: .now))
         return answer
     }

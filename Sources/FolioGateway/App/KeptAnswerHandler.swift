@@ -26,13 +26,13 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let responder: GatewayResponder
-    private let logger: Logger
     private var passage = KeptAnswerPassage()
     /// The answer to write when the request being read ends.
     private var answer: SentAnswer?
-    /// The connection's peer and its text, read once per connection (the access log writes
-    /// the text for every request).
-    private var peer: (address: SocketAddress?, text: String?)?
+    /// The connection's peer as text, read once per connection (the access log writes it for
+    /// every request).
+    private var peerAddress: String?
+    private var peerRead = false
     /// When the connection last ended an answer (or started), for `FrontDoorHandler`'s idle
     /// timeout.
     private(set) var lastActive = NIODeadline.now()
@@ -49,9 +49,8 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         nextHeadDeclined = true
     }
 
-    init(responder: GatewayResponder, logger: Logger) {
+    init(responder: GatewayResponder) {
         self.responder = responder
-        self.logger = logger
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -105,13 +104,11 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The responder's answer to `head` when it can be given at once (see `mayAnswer`).
     func answerAtOnce(_ head: HTTPRequest, channel: any Channel) -> SentAnswer? {
-        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
-        let peer = self.peer ?? (channel.remoteAddress, channel.remoteAddress?.ipAddress)
-        self.peer = peer
-        let context = GatewayContext(
-            source: ApplicationRequestContextSource(channel: channel, logger: logger), peer: peer.address,
-            peerAddress: peer.text)
-        return responder.answerAtOnce(to: request, context: context)
+        if !peerRead {
+            peerAddress = channel.remoteAddress?.ipAddress
+            peerRead = true
+        }
+        return responder.answerAtOnce(to: head, peerAddress: peerAddress)
     }
 
     /// The connection did something: an answer was written.
@@ -143,7 +140,7 @@ struct KeptAnswerChannel: ServerChildChannel {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-            let kept = KeptAnswerHandler(responder: responder, logger: logger)
+            let kept = KeptAnswerHandler(responder: responder)
             try pipeline.addHandler(kept, position: .after(state))
             // Before the response encoder, which comes before the decoder: its answers are bytes.
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)

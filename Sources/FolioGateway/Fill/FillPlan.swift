@@ -26,7 +26,7 @@ extension FillPlan {
         _ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter],
         peer: SocketAddress?, trustedProxies: [CIDR], requestID: String
     ) {
-        let list = ListSelector(request, route: route, match: match, parameters: parameters)
+        let list = ListSelector(request.headers, route: route, match: match, parameters: parameters)
         // Only what selects the list goes upstream: vary headers, and credentials when the
         // route lets them reach it. Arbitrary client headers would make a shared list depend
         // on whoever filled it.
@@ -74,7 +74,7 @@ struct ListSelector: Sendable {
 
     var credentialed: Bool { authorization != nil || cookie != nil }
 
-    init(_ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter]) {
+    init(_ fields: HTTPFields, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter]) {
         var url = route.fixedUpstreamURL ?? route.config.upstream.render(match.parameters)
         let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
         if !forwarded.isEmpty {
@@ -84,11 +84,11 @@ struct ListSelector: Sendable {
         var varyValues: [String] = []
         for name in route.varyNames {
             varyValues.append(
-                HTTPField.Name(name).flatMap { request.headers[values: $0] }?.joined(separator: ", ") ?? "")
+                HTTPField.Name(name).flatMap { fields[values: $0] }?.joined(separator: ", ") ?? "")
         }
         self.varyValues = varyValues
-        authorization = request.headers[.authorization]
-        cookie = request.headers[.cookie]
+        authorization = fields[.authorization]
+        cookie = fields[.cookie]
     }
 
     /// The key the list's snapshot is kept under; nil when it is not cached (credentials on a

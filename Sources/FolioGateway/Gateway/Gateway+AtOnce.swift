@@ -6,37 +6,38 @@ extension Gateway {
     /// is kept for a fresh snapshot held in memory (docs/DESIGN.md, "Kept answers on the event
     /// loop"). It is the answer `respond` would give, fields and all; nil when `respond` must
     /// answer (anything to wait for, to render, to report as an error, or to trace).
-    func answerAtOnce(_ request: Request, context: GatewayContext) -> SentAnswer? {
+    ///
+    /// It reads only the request's head and notes what happened in `record`: a cached page
+    /// needs no Hummingbird `Request` (whose URI it would parse) and no request context.
+    func answerAtOnce(_ request: HTTPRequest, record: RequestRecord) -> SentAnswer? {
         guard request.method == .get || request.method == .head, !tracesRequest(request),
             (try? admit(request)) != nil
         else { return nil }
-        let target = RequestTarget(request.head.path ?? "/")
-        context.record.path = target.path
+        let target = RequestTarget(request.path ?? "/")
+        record.path = target.path
         guard let match = try? table.match(rawPath: target.path) else { return nil }
-        context.record.routeIndex = match.routeIndex
+        record.routeIndex = match.routeIndex
         guard
             var answer = keptListAnswer(
-                request, context: context, route: routes[match.routeIndex], match: match, target: target)
+                request, record: record, route: routes[match.routeIndex], match: match, target: target)
         else { return nil }
-        let requestID = RequestID.accept(request.headers[.xRequestID])
-        decorate(&answer, request: request, context: context, requestID: requestID)
+        let requestID = RequestID.accept(request.headerFields[.xRequestID])
+        decorate(&answer, request: request, record: record, requestID: requestID)
         return answer
     }
 
     /// `decorate` for a kept answer, whose fields carry neither a request ID nor CORS: they are
     /// added after its kept fields, which are copied (and their bytes not used) only when one of
     /// them must change.
-    private func decorate(_ answer: inout SentAnswer, request: Request, context: GatewayContext, requestID: String) {
-        context.record.requestID = requestID
+    private func decorate(_ answer: inout SentAnswer, request: HTTPRequest, record: RequestRecord, requestID: String) {
+        record.requestID = requestID
         answer.added.append(HTTPField(name: .xRequestID, value: requestID))
-        if !CORSRules.appendRouteFields(
-            to: &answer.added, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins)
-        {
+        let origin = request.headerFields[.origin]
+        let allowed = configuration.server.cors.allowOrigins
+        if !CORSRules.appendRouteFields(to: &answer.added, origin: origin, allowed: allowed) {
             var fields = answer.allFields
             answer.added = []
-            CORSRules.decorate(
-                &fields, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
-                routeAnswer: true)
+            CORSRules.decorate(&fields, origin: origin, allowed: allowed, routeAnswer: true)
             answer.headers = fields
             answer.keptHead = nil
         }

@@ -18,10 +18,10 @@ extension Gateway {
         let resolution = await resolver.resolve(plan.fill, token: listRequest.snapshot, route: route)
         switch resolution {
         case .served(let snapshot, let outcome, let age):
-            let cacheStatus = record(outcome, in: context)
-            let answerKey = KeptListAnswer.key(request, route: route)
+            let cacheStatus = note(outcome, in: context.record)
+            let answerKey = KeptListAnswer.key(request.head, route: route)
             if let kept = snapshot.rendered.answer(answerKey, as: KeptListAnswer.self) {
-                return kept.response(to: request, cacheStatus: cacheStatus, age: age)
+                return kept.response(to: request.head, cacheStatus: cacheStatus, age: age)
             }
             let answer: KeptListAnswer
             var grew = false
@@ -39,7 +39,7 @@ extension Gateway {
             if let key = plan.fill.key, grew || selection.buildsIndexes(route: route) {
                 await cache.recount(snapshot, for: key)
             }
-            return answer.response(to: request, cacheStatus: cacheStatus, age: age)
+            return answer.response(to: request.head, cacheStatus: cacheStatus, age: age)
         case .upstream(let answer, let outcome):
             context.record.cache = outcome
             return passThrough(answer, cacheStatus: outcome.header)
@@ -58,24 +58,25 @@ extension Gateway {
     /// The answer kept for `request` in a fresh snapshot held in memory, found without waiting;
     /// nil when answering needs anything else (a fill, a render, a store that must be asked).
     func keptListAnswer(
-        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch, target: RequestTarget
+        _ request: HTTPRequest, record: RequestRecord, route: CompiledRoute, match: RouteMatch, target: RequestTarget
     ) -> SentAnswer? {
         // Only the query's plan and the list's key: the upstream request is never built here.
+        let fields = request.headerFields
         guard
-            let query = try? ListPlan.queryPlan(target.query ?? "", rangeHeader: request.headers[.range], route: route),
-            let key = ListSelector(request, route: route, match: match, parameters: query.parameters).key(route: route),
+            let query = try? ListPlan.queryPlan(target.query ?? "", rangeHeader: fields[.range], route: route),
+            let key = ListSelector(fields, route: route, match: match, parameters: query.parameters).key(route: route),
             case .served(let snapshot, let outcome, let age) = resolver.resolveHeld(
                 key, token: query.listRequest.snapshot, route: route),
             let kept = snapshot.rendered.answer(KeptListAnswer.key(request, route: route), as: KeptListAnswer.self)
         else { return nil }
-        return kept.sending(to: request, cacheStatus: record(outcome, in: context), age: age)
+        return kept.sending(to: request, cacheStatus: note(outcome, in: record), age: age)
     }
 
     /// Notes how the cache answered (metrics, access log, span); returns its `Cache-Status`.
-    private func record(_ outcome: CacheOutcome, in context: GatewayContext) -> String {
+    private func note(_ outcome: CacheOutcome, in record: RequestRecord) -> String {
         let cacheStatus = outcome.header
-        context.record.cache = outcome
-        context.record.cacheStatus = cacheStatus
+        record.cache = outcome
+        record.cacheStatus = cacheStatus
         return cacheStatus
     }
 

@@ -121,7 +121,7 @@ public final class Gateway: Sendable {
     }
 
     /// Refuses what no route may see: bad framing (400) and breached request limits (414, 431).
-    func admit(_ request: Request) throws(FolioError) {
+    func admit(_ request: HTTPRequest) throws(FolioError) {
         try RequestFraming.check(request)
         try RequestLimits.check(request, limits: configuration.limits)
     }
@@ -140,7 +140,7 @@ public final class Gateway: Sendable {
 
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
         do {
-            try admit(request)
+            try admit(request.head)
         } catch {
             metrics.breached(error.limit)
             throw error

@@ -46,11 +46,11 @@ final class KeptListAnswer: RenderedAnswer {
 
     /// The key of `request`'s answer on `route`: everything of the request the answer depends
     /// on, the target as it came (a different spelling of the same query is another key).
-    static func key(_ request: Request, route: CompiledRoute) -> String {
-        let path = request.head.path ?? "/"
+    static func key(_ request: HTTPRequest, route: CompiledRoute) -> String {
+        let path = request.path ?? "/"
         var range: String?
         var acceptEncoding = ""
-        for field in request.headers {
+        for field in request.headerFields {
             switch field.name {
             case .range: range = range.map { $0 + ", " + field.value } ?? field.value
             case .acceptEncoding:
@@ -71,7 +71,7 @@ final class KeptListAnswer: RenderedAnswer {
     }
 
     /// This answer to `request`: a `304` when its `If-None-Match` matches, no body for HEAD.
-    func response(to request: Request, cacheStatus: String, age: Int?) -> Response {
+    func response(to request: HTTPRequest, cacheStatus: String, age: Int?) -> Response {
         let sent = sending(to: request, cacheStatus: cacheStatus, age: age)
         return Response(
             status: sent.status, headers: sent.allFields,
@@ -79,8 +79,8 @@ final class KeptListAnswer: RenderedAnswer {
     }
 
     /// The parts of `response(to:cacheStatus:age:)`, for the event loop's own writes.
-    func sending(to request: Request, cacheStatus: String, age: Int?) -> SentAnswer {
-        let notModified = request.headers[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
+    func sending(to request: HTTPRequest, cacheStatus: String, age: Int?) -> SentAnswer {
+        let notModified = request.headerFields[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
         // Never among the kept fields: added after them, which stay shared with this answer.
         var added: [HTTPField] = []
         added.reserveCapacity(SentAnswer.usuallyAdded)

@@ -7,12 +7,12 @@ import Hummingbird
 /// Folio and the upstream disagree about which request (or which body) this is, so it is a 400
 /// and nothing is forwarded.
 enum RequestFraming {
-    static func check(_ request: Request) throws(FolioError) {
+    static func check(_ request: HTTPRequest) throws(FolioError) {
         // The parser moves the first `Host` into the authority; any `Host` left is a second one.
-        if request.headers[.host] != nil {
+        if request.headerFields[.host] != nil {
             throw .badFraming("the request has more than one Host header field")
         }
-        let codings = request.headers[values: .transferEncoding]
+        let codings = request.headerFields[values: .transferEncoding]
         guard !codings.isEmpty else { return }
         guard codings.count == 1, codings[0].trimmingSpaces().lowercased() == "chunked" else {
             throw .badFraming(

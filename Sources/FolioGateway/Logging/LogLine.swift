@@ -12,7 +12,9 @@ struct LogLine {
     }
 
     mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        // One copy of the contiguous bytes (the generic append went byte by byte).
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func append(byte: UInt8) {

@@ -9,8 +9,8 @@ extension HTTPField.Name {
 extension Gateway {
     /// Whether `request` gets a server span: always with an exporter, else when it brings a
     /// `traceparent`.
-    func tracesRequest(_ request: Request) -> Bool {
-        recordsRootSpans || request.headers[.traceparent] != nil
+    func tracesRequest(_ request: HTTPRequest) -> Bool {
+        recordsRootSpans || request.headerFields[.traceparent] != nil
     }
 
     /// The server span of one client request, continuing the client's `traceparent` (trusted
@@ -19,7 +19,7 @@ extension Gateway {
     /// so `traceparent` still goes upstream, and a cached page costs no span at all (two random
     /// ids a request took 17% of a cached page's throughput; BENCHMARKS.md "Tracing").
     func startRequestSpan(_ request: Request) -> (any Span)? {
-        guard tracesRequest(request) else { return nil }
+        guard tracesRequest(request.head) else { return nil }
         var parent = ServiceContext.topLevel
         tracer.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
         let span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .server)
