@@ -7,6 +7,8 @@ enum CORSRules {
     static let allowedMethods = "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE"
     static let preflightMethods = "GET, HEAD, POST, PUT, PATCH, DELETE"
     static let exposed = "Link, X-Total-Count, ETag, Content-Range"
+    /// `exposed` as a field, validated once.
+    static let exposeField = HTTPField(name: .accessControlExposeHeaders, value: exposed)
 
     /// The `Access-Control-Allow-Origin` value for `origin`, or nil when it is not allowed.
     static func allowOrigin(_ origin: String?, allowed: [String]) -> String? {
@@ -40,7 +42,7 @@ enum CORSRules {
     /// gains `Origin` while specific origins are allowed).
     static func appendRouteFields(to added: inout [HTTPField], origin: String?, allowed: [String]) -> Bool {
         guard allowed.isEmpty || allowed.contains("*") else { return false }
-        added.append(HTTPField(name: .accessControlExposeHeaders, value: exposed))
+        added.append(exposeField)
         if let value = allowOrigin(origin, allowed: allowed) {
             added.append(HTTPField(name: .accessControlAllowOrigin, value: value))
         }
