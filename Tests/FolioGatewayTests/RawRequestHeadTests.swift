@@ -139,8 +139,20 @@ struct ResponseHeadWriterTests {
                 SentAnswer(status: status, headers: sent, keptHead: KeptHead(status: status, fields: kept)),
                 bodyBytes: 2)
             #expect(withKept == whole)
+            // The same fields as `added`, after the kept ones (how kept answers are sent).
+            let withAdded = Self.head(
+                SentAnswer(
+                    status: status, headers: kept, added: Array(sent[kept.count...]),
+                    keptHead: KeptHead(status: status, fields: kept)),
+                bodyBytes: 2)
+            #expect(withAdded == whole)
             #expect(whole.contains("\r\nCache-Status: folio; hit\r\nX-Request-ID: req-7\r\nDate: "))
         }
+        // A Content-Length among the added fields is the framing; none is added after it.
+        let lengthAdded = Self.head(
+            SentAnswer(status: .ok, headers: [:], added: [HTTPField(name: .contentLength, value: "5")]), bodyBytes: 5)
+        #expect(lengthAdded == Self.head(.ok, [.contentLength: "5"], bodyBytes: 5))
+        #expect(lengthAdded.components(separatedBy: "Content-Length").count == 2)
         let noLength = Self.head(
             SentAnswer(status: .ok, headers: [.cacheStatus: "x"], keptHead: KeptHead(status: .ok, fields: [:])),
             bodyBytes: 5)
