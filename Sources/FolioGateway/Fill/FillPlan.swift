@@ -1,4 +1,3 @@
-import Crypto
 import FolioConfiguration
 import FolioEngine
 import HTTPTypes
@@ -59,56 +58,5 @@ extension FillPlan {
             from: client, peer: peer, peerIsTrusted: peerIsTrusted, requestID: requestID)
         headers.replaceOrAdd(name: "Accept", value: "application/json")
         return headers
-    }
-
-}
-
-/// What selects a list request's list: the upstream URL (path parameters and forwarded query),
-/// the `vary` header values and the credentials. A cached page needs only its `key`; a fill
-/// needs the rest too.
-struct ListSelector: Sendable {
-    let url: String
-    let varyValues: [String]
-    let authorization: String?
-    let cookie: String?
-
-    var credentialed: Bool { authorization != nil || cookie != nil }
-
-    init(_ fields: HTTPFields, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter]) {
-        var url = route.fixedUpstreamURL ?? route.config.upstream.render(match.parameters)
-        let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
-        if !forwarded.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
-        }
-        self.url = url
-        var varyValues: [String] = []
-        for name in route.varyNames {
-            varyValues.append(
-                HTTPField.Name(name).flatMap { fields[values: $0] }?.joined(separator: ", ") ?? "")
-        }
-        self.varyValues = varyValues
-        authorization = fields[.authorization]
-        cookie = fields[.cookie]
-    }
-
-    /// The key the list's snapshot is kept under; nil when it is not cached (credentials on a
-    /// route that bypasses the cache for them).
-    func key(route: CompiledRoute) -> CacheKey? {
-        var key = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
-        if credentialed {
-            switch route.config.authorized {
-            case .bypass: return nil
-            case .perCredential: key.partition = Self.partition(authorization: authorization, cookie: cookie)
-            case .shared: break
-            }
-        }
-        return key
-    }
-
-    /// A hash of the credential headers: the raw credential is never kept.
-    static func partition(authorization: String?, cookie: String?) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array("a:\(authorization ?? "")\nc:\(cookie ?? "")".utf8))
-        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }
