@@ -30,7 +30,7 @@ extension JSONLogHandler {
         line.append(",\"duration_ms\":")
         var milliseconds = ""
         Self.appendMilliseconds(access.durationMilliseconds, to: &milliseconds)
-        line.append(milliseconds)
+        line.append(text: milliseconds)
         line.append(",\"method\":")
         line.appendQuoted(access.method)
         line.append(",\"path\":")
@@ -44,7 +44,7 @@ extension JSONLogHandler {
         line.append(",\"route\":")
         line.appendQuoted(access.route)
         line.append(",\"status\":")
-        line.append(String(access.status))
+        line.append(text: String(access.status))
         line.append("}\n")
         line.bytes.withUnsafeBytes(output.writeBytes)
     }

@@ -140,7 +140,7 @@ public struct JSONLogHandler: LogHandler {
             if cached.seconds != seconds { cached = (seconds, formatSecond(seconds)) }
             return cached.text
         }
-        line.append(prefix)
+        line.append(text: prefix)
         let milliseconds = Int(now.tv_nsec) / 1_000_000
         let zero = UInt8(ascii: "0")
         line.append(byte: zero + UInt8(milliseconds / 100))

@@ -11,7 +11,9 @@ struct LogLine {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func append(_ text: String) {
+    /// A String's bytes (named apart from the `StaticString` one, which a literal would
+    /// otherwise never reach: the type checker prefers `String` for literals).
+    mutating func append(text: String) {
         // One copy of the contiguous bytes (the generic append went byte by byte).
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
@@ -33,7 +35,7 @@ struct LogLine {
         if appended != true {
             var quoted = ""
             JSONLogHandler.appendQuoted(text, to: &quoted)
-            append(quoted)
+            append(text: quoted)
         }
     }
 }
