@@ -21,20 +21,16 @@ enum CORSRules {
     /// any answer; on every answer of a route (pages, 304, 410, 416, problems) the exposed
     /// headers, so a browser can follow a 410's `Link: rel="first"`, and `Vary: Origin` while
     /// specific origins are allowed, so a shared cache never hands one origin's answer to another.
-    /// Returns whether a field already in `headers` was changed (`Vary`).
-    @discardableResult
-    static func decorate(_ headers: inout HTTPFields, origin: String?, allowed: [String], routeAnswer: Bool) -> Bool {
-        var changed = false
+    static func decorate(_ headers: inout HTTPFields, origin: String?, allowed: [String], routeAnswer: Bool) {
         if routeAnswer {
-            changed = HTTPFields.setOrAppend(&headers, .accessControlExposeHeaders, exposed)
-            if !allowed.isEmpty, !allowed.contains("*") { changed = appendVary(&headers, "Origin") || changed }
+            HTTPFields.setOrAppend(&headers, .accessControlExposeHeaders, exposed)
+            if !allowed.isEmpty, !allowed.contains("*") { appendVary(&headers, "Origin") }
         }
         guard headers[.accessControlAllowOrigin] == nil, let value = allowOrigin(origin, allowed: allowed) else {
-            return changed
+            return
         }
         headers[.accessControlAllowOrigin] = value
-        if value != "*" { changed = appendVary(&headers, "Origin") || changed }
-        return changed
+        if value != "*" { appendVary(&headers, "Origin") }
     }
 
     /// `decorate` for a route answer that has no CORS field yet, as fields to append to it
@@ -49,21 +45,16 @@ enum CORSRules {
         return true
     }
 
-    /// Adds `name` to `Vary`; returns whether an existing `Vary` field was changed.
-    @discardableResult
-    static func appendVary(_ headers: inout HTTPFields, _ name: String) -> Bool {
+    /// Adds `name` to `Vary`.
+    static func appendVary(_ headers: inout HTTPFields, _ name: String) {
         if let existing = headers[.vary], !existing.isEmpty {
             if !existing.lowercased().split(separator: ",").contains(where: {
                 $0.trimmingCharacters(in: .whitespaces) == name.lowercased()
             }) {
                 headers[.vary] = existing + ", " + name
-                return true
             }
-            return false
         } else {
-            let replaced = headers[.vary] != nil
             headers[.vary] = name
-            return replaced
         }
     }
 

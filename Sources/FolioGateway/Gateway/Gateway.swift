@@ -126,16 +126,14 @@ public final class Gateway: Sendable {
         try RequestLimits.check(request, limits: configuration.limits)
     }
 
-    /// What every answer carries whoever wrote it: its request ID and CORS fields.
-    /// Returns whether a field already there was changed (CORS adding `Origin` to `Vary`); the
-    /// others are appended.
-    @discardableResult
-    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) -> Bool {
-        let replaced = HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
+    /// What every answer carries whoever wrote it: its request ID and CORS fields (kept answers
+    /// given at once add the same after their kept fields: `Gateway+AtOnce`).
+    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
+        HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
         context.record.requestID = requestID
-        return CORSRules.decorate(
+        CORSRules.decorate(
             &headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
-            routeAnswer: context.record.routeIndex != nil) || replaced
+            routeAnswer: context.record.routeIndex != nil)
     }
 
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
