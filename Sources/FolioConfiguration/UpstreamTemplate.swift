@@ -57,6 +57,8 @@ public struct UpstreamTemplate: Sendable, Equatable, CustomStringConvertible {
     /// or a fragment. A name without a value renders as empty (the loader rejects templates
     /// naming placeholders their path lacks).
     public func render(_ parameters: [String: String]) -> String {
+        // Most routes have no placeholder: their URL is the text, shared rather than rebuilt.
+        if placeholderNames.isEmpty { return text }
         var result = ""
         for part in parts {
             switch part {

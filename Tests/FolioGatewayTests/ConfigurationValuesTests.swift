@@ -181,6 +181,10 @@ struct ConfigurationValuesTests {
         #expect(expected == "a%2Fb%3Fc%23d%20e%26f%3Dg%25h%2Bi~j._-%C3%9C")
         let twice = try UpstreamTemplate("http://up/{a}-{a}")
         #expect(twice.render(["a": "x y"]) == "http://up/x%20y-x%20y")
+        // Without placeholders the URL is the text, whatever parameters the path had.
+        let fixed = try UpstreamTemplate("http://up/list.json?all=1")
+        #expect(fixed.render([:]) == "http://up/list.json?all=1")
+        #expect(fixed.render(["id": "x"]) == "http://up/list.json?all=1")
         for bad in [
             "http://{host}/a", "http://up/{a", "http://up/a}", "http://up/{1a}", "http://up/{}", "http://up/{a-b}",
         ] {

@@ -14,7 +14,7 @@ struct ListSelector: Sendable {
     var credentialed: Bool { authorization != nil || cookie != nil }
 
     init(_ fields: HTTPFields, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter]) {
-        var url = route.fixedUpstreamURL ?? route.config.upstream.render(match.parameters)
+        var url = route.config.upstream.render(match.parameters)
         let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
         if !forwarded.isEmpty {
             url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")

@@ -34,16 +34,12 @@ final class CompiledRoute: Sendable {
     let renderID: Int
     /// Query plans already read for this route.
     let queryPlans = QueryPlanMemo()
-    /// The upstream URL when the template has no placeholder (most routes): every request's,
-    /// without reading the template again.
-    let fixedUpstreamURL: String?
 
     private static let renderIDs = Atomic<Int>(0)
 
     init(_ route: Configuration.Route, limits: Configuration.Limits, metrics: RouteMetrics) {
         self.config = route
         self.metrics = metrics
-        self.fixedUpstreamURL = route.upstream.placeholderNames.isEmpty ? route.upstream.text : nil
         self.renderID = Self.renderIDs.add(1, ordering: .relaxed).newValue
         self.fillTimeout =
             route.upstreamPaging == nil ? limits.connectTimeout + limits.upstreamTimeout : limits.crawlTimeout
