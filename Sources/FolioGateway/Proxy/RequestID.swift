@@ -22,9 +22,15 @@ public enum RequestID {
     /// IDs never repeat within a process and are as unlikely to collide across processes as
     /// random ones; they identify requests, they are not secrets.
     static func generate() -> String {
-        let count = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-        let high = mix(seeds.0 &+ count &* seeds.1)
-        let low = mix(seeds.1 &+ count &* seeds.0)
+        generate(counter.wrappingAdd(1, ordering: .relaxed).oldValue)
+    }
+
+    /// The ID of the `count`-th request: the mixes of stream positions `2 count` and
+    /// `2 count + 1`, so no two halves of any IDs, its own two included, come from one position.
+    static func generate(_ count: UInt64) -> String {
+        let position = seeds.0 &+ (count &<< 1) &* seeds.1
+        let high = mix(position)
+        let low = mix(position &+ seeds.1)
         return String(unsafeUninitializedCapacity: 32) { buffer in
             let digits: StaticString = "0123456789abcdef"
             for index in 0..<16 {
