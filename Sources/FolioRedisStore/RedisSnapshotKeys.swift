@@ -1,9 +1,13 @@
 import Crypto
 import FolioEngine
 
-/// The names of Folio's keys in Redis. Every key of one snapshot shares the hash tag `{TOKEN}`
-/// (one slot, should a cluster ever be used); a cache key appears only as a hash, so no raw
-/// query or header value, and no credential, is ever part of a key name.
+/// The names of Folio's keys in Redis. A snapshot is kept per cache key: its keys are named by
+/// the cache key's hash and the token, and share the hash tag `{KEYHASH:TOKEN}` (one slot,
+/// should a cluster ever be used). A token is never looked up for another cache key, so a
+/// `?snapshot=` link on one route, path or `perCredential` partition cannot read the list of
+/// another that happens to have the same token, and each key's freshness is its own. A cache
+/// key appears only as a hash, so no raw query or header value, and no credential, is ever
+/// part of a key name.
 public struct RedisSnapshotKeys: Sendable {
     /// `cache.redis.keyPrefix`, e.g. `folio:`.
     public let prefix: String
@@ -12,17 +16,28 @@ public struct RedisSnapshotKeys: Sendable {
         self.prefix = prefix
     }
 
-    /// The snapshot's metadata (JSON), written after all its parts.
-    public func meta(token: String) -> String { "\(prefix)snapshot:{\(token)}:meta" }
+    /// The metadata (JSON) of the snapshot with `token` kept for the cache key hashed as
+    /// `keyHash` (`hash(_:)`), written after all its parts.
+    public func meta(_ keyHash: String, token: String) -> String { "\(snapshot(keyHash, token)):meta" }
 
     /// Part `index` of the snapshot's elements (a JSON array, cut into parts of a few MiB).
-    public func part(token: String, index: Int) -> String { "\(prefix)snapshot:{\(token)}:part:\(index)" }
+    public func part(_ keyHash: String, token: String, index: Int) -> String {
+        "\(snapshot(keyHash, token)):part:\(index)"
+    }
 
     /// When the snapshot was superseded (wall-clock milliseconds), while it is retained.
-    public func superseded(token: String) -> String { "\(prefix)snapshot:{\(token)}:superseded" }
+    public func superseded(_ keyHash: String, token: String) -> String { "\(snapshot(keyHash, token)):superseded" }
+
+    private func snapshot(_ keyHash: String, _ token: String) -> String { "\(prefix)snapshot:{\(keyHash):\(token)}" }
 
     /// The newest token of a cache key, written last.
     public func newest(_ key: CacheKey) -> String { "\(prefix)newest:\(Self.hash(key))" }
+
+    /// The cache key hash in the name of a `newest` key.
+    public func keyHash(ofNewest name: String) -> String? {
+        let head = "\(prefix)newest:"
+        return name.hasPrefix(head) ? String(name.dropFirst(head.count)) : nil
+    }
 
     /// The fill lock of a cache key: held by the one replica fetching it from the upstream.
     public func lock(_ key: CacheKey) -> String { "\(prefix)lock:\(Self.hash(key))" }

@@ -28,22 +28,25 @@ public struct RedisSnapshots: Sendable {
     ) async throws(RedisError) {
         let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
-        let held = try await header(token: stored.token)
+        let owner = RedisSnapshotKeys.hash(key)
+        let held = try await header(owner, token: stored.token)
         var commands: [[[UInt8]]] = []
         if let held, held.parts == parts.count {
             for index in 0..<parts.count {
-                commands.append(["PEXPIRE", keys.part(token: stored.token, index: index)].bytes + [milliseconds])
+                commands.append(
+                    ["PEXPIRE", keys.part(owner, token: stored.token, index: index)].bytes + [milliseconds])
             }
         } else {
             for (index, part) in parts.enumerated() {
                 commands.append(
-                    [Array("SET".utf8), Array(keys.part(token: stored.token, index: index).utf8), part]
+                    [Array("SET".utf8), Array(keys.part(owner, token: stored.token, index: index).utf8), part]
                         + ["PX"].bytes + [milliseconds])
             }
         }
         commands.append(
-            [Array("SET".utf8), Array(keys.meta(token: stored.token).utf8), meta] + ["PX"].bytes + [milliseconds])
-        commands.append(["DEL", keys.superseded(token: stored.token)].bytes)
+            [Array("SET".utf8), Array(keys.meta(owner, token: stored.token).utf8), meta] + ["PX"].bytes
+                + [milliseconds])
+        commands.append(["DEL", keys.superseded(owner, token: stored.token)].bytes)
         for batch in stride(from: 0, to: commands.count, by: Self.partsPerBatch) {
             try Self.check(
                 try await client.pipeline(Array(commands[batch..<min(batch + Self.partsPerBatch, commands.count)])))
@@ -55,7 +58,8 @@ public struct RedisSnapshots: Sendable {
             ]
         ).string
         if let previous, previous != stored.token {
-            try await supersede(token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
+            try await supersede(
+                owner, token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
         }
     }
 
@@ -69,18 +73,21 @@ public struct RedisSnapshots: Sendable {
         return old
         """
 
-    /// Keeps the snapshot with `token` for `retention` only (zero: deletes it), marking when it
-    /// was superseded.
-    public func supersede(token: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
-        guard let held = try await header(token: token) else { return }
-        let names = (0..<held.parts).map { keys.part(token: token, index: $0) } + [keys.meta(token: token)]
+    /// Keeps the snapshot with `token` of the cache key hashed as `keyHash` for `retention` only
+    /// (zero: deletes it), marking when it was superseded.
+    public func supersede(
+        _ keyHash: String, token: String, retention: Duration, atMilliseconds now: Int64
+    ) async throws(RedisError) {
+        guard let held = try await header(keyHash, token: token) else { return }
+        let names =
+            (0..<held.parts).map { keys.part(keyHash, token: token, index: $0) } + [keys.meta(keyHash, token: token)]
         let ms = Self.milliseconds(retention)
         var commands: [[[UInt8]]]
         if retention > .zero {
             commands = names.map { ["PEXPIRE", $0, String(ms)].bytes }
-            commands.append(["SET", keys.superseded(token: token), String(now), "PX", String(ms)].bytes)
+            commands.append(["SET", keys.superseded(keyHash, token: token), String(now), "PX", String(ms)].bytes)
         } else {
-            commands = [(["DEL"] + names + [keys.superseded(token: token)]).bytes]
+            commands = [(["DEL"] + names + [keys.superseded(keyHash, token: token)]).bytes]
         }
         try Self.check(try await client.pipeline(commands))
     }
@@ -90,22 +97,31 @@ public struct RedisSnapshots: Sendable {
     /// `retention`.
     public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
         let reply = try await client.send(["EVAL", Self.dropScript, "1", keys.routeKeys(route)])
-        guard case .array(let tokens?) = reply else { throw RedisError.unexpectedReply("\(reply)") }
-        for token in Set(tokens.compactMap(\.string)) {
-            try await supersede(token: token, retention: retention, atMilliseconds: now)
+        guard case .array(let values?) = reply, values.count.isMultiple(of: 2) else {
+            throw RedisError.unexpectedReply("\(reply)")
+        }
+        for pair in stride(from: 0, to: values.count, by: 2) {
+            guard let name = values[pair].string, let token = values[pair + 1].string,
+                let owner = keys.keyHash(ofNewest: name)
+            else { continue }
+            try await supersede(owner, token: token, retention: retention, atMilliseconds: now)
         }
     }
 
-    /// Deletes every newest key listed in the set `KEYS[1]` and the set; returns their tokens.
+    /// Deletes every newest key listed in the set `KEYS[1]` and the set; returns each deleted
+    /// key's name and token, in turn.
     static let dropScript = """
-        local tokens = {}
+        local pointed = {}
         for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
             local token = redis.call('GET', name)
-            if token then table.insert(tokens, token) end
+            if token then
+                table.insert(pointed, name)
+                table.insert(pointed, token)
+            end
             redis.call('DEL', name)
         end
         redis.call('DEL', KEYS[1])
-        return tokens
+        return pointed
         """
 
     /// The newest token Redis holds for `key`, if any.
@@ -113,27 +129,29 @@ public struct RedisSnapshots: Sendable {
         try await client.send(["GET", keys.newest(key)]).string
     }
 
-    /// The freshness of the snapshot with `token` as its filler last stored it, without its
+    /// The freshness of `key`'s snapshot with `token` as its filler last stored it, without its
     /// parts (a replica holding the same list renews its own copy).
-    public func freshness(token: String) async throws(RedisError) -> StoredFreshness? {
-        guard let meta = try await client.send(["GET", keys.meta(token: token)]).bytes else { return nil }
+    public func freshness(_ key: CacheKey, token: String) async throws(RedisError) -> StoredFreshness? {
+        let meta = try await client.send(["GET", keys.meta(RedisSnapshotKeys.hash(key), token: token)]).bytes
+        guard let meta else { return nil }
         return RedisSnapshotCodec.freshness(meta, token: token)
     }
 
-    /// The snapshot with `token`, or nil when Redis does not hold all of it or it fails its
-    /// token check. Parts come in batches of `partsPerBatch`, the next batch on its way while
-    /// the current one is indexed.
-    public func read(token: String) async throws(RedisError) -> StoredList? {
-        guard let meta = try await client.send(["GET", keys.meta(token: token)]).bytes,
+    /// `key`'s snapshot with `token`, or nil when Redis does not hold all of it for that key or
+    /// it fails its token check. Parts come in batches of `partsPerBatch`, the next batch on
+    /// its way while the current one is indexed.
+    public func read(_ key: CacheKey, token: String) async throws(RedisError) -> StoredList? {
+        let owner = RedisSnapshotKeys.hash(key)
+        guard let meta = try await client.send(["GET", keys.meta(owner, token: token)]).bytes,
             var decoder = RedisSnapshotCodec.Decoder(meta: meta), decoder.token == token
         else { return nil }
         let batches = stride(from: 0, to: decoder.parts, by: Self.partsPerBatch).map {
             Array($0..<min($0 + Self.partsPerBatch, decoder.parts))
         }
-        var next = batches.first.map { fetch($0, token: token) }
+        var next = batches.first.map { fetch($0, owner: owner, token: token) }
         for index in batches.indices {
             let parts = try await next!.value.get()
-            next = index + 1 < batches.count ? fetch(batches[index + 1], token: token) : nil
+            next = index + 1 < batches.count ? fetch(batches[index + 1], owner: owner, token: token) : nil
             for part in parts {
                 guard let part, await decoder.append(part) else {
                     next?.cancel()
@@ -145,8 +163,8 @@ public struct RedisSnapshots: Sendable {
     }
 
     /// Starts fetching the parts numbered `indexes` of `token` (nil for a missing part).
-    private func fetch(_ indexes: [Int], token: String) -> Task<Result<[[UInt8]?], RedisError>, Never> {
-        let commands = indexes.map { ["GET", keys.part(token: token, index: $0)].bytes }
+    private func fetch(_ indexes: [Int], owner: String, token: String) -> Task<Result<[[UInt8]?], RedisError>, Never> {
+        let commands = indexes.map { ["GET", keys.part(owner, token: token, index: $0)].bytes }
         let client = self.client
         return Task {
             do throws(RedisError) {
@@ -157,20 +175,21 @@ public struct RedisSnapshots: Sendable {
         }
     }
 
-    /// When the snapshot with `token` was superseded (wall-clock milliseconds) and how long it
-    /// is still kept, or nil when it was never superseded (it may be some key's newest).
-    public func superseded(token: String) async throws(RedisError) -> (atMilliseconds: Int64, left: Duration)? {
-        let replies = try await client.pipeline([
-            ["GET", keys.superseded(token: token)].bytes, ["PTTL", keys.superseded(token: token)].bytes,
-        ])
+    /// When `key`'s snapshot with `token` was superseded (wall-clock milliseconds) and how long
+    /// it is still kept, or nil when it was never superseded (it may be the key's newest).
+    public func superseded(_ key: CacheKey, token: String) async throws(RedisError) -> (
+        atMilliseconds: Int64, left: Duration
+    )? {
+        let name = keys.superseded(RedisSnapshotKeys.hash(key), token: token)
+        let replies = try await client.pipeline([["GET", name].bytes, ["PTTL", name].bytes])
         guard let at = replies[0].string.flatMap({ Int64($0) }), let left = replies[1].integer, left > 0 else {
             return nil
         }
         return (at, .milliseconds(left))
     }
 
-    private func header(token: String) async throws(RedisError) -> (token: String, parts: Int)? {
-        guard let meta = try await client.send(["GET", keys.meta(token: token)]).bytes,
+    private func header(_ keyHash: String, token: String) async throws(RedisError) -> (token: String, parts: Int)? {
+        guard let meta = try await client.send(["GET", keys.meta(keyHash, token: token)]).bytes,
             let header = RedisSnapshotCodec.header(meta), header.token == token
         else { return nil }
         return header

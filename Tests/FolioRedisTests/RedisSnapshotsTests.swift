@@ -58,12 +58,47 @@ struct RedisSnapshotsTests {
 
             let token = try #require(try await reader.newestToken(for: Self.key))
             #expect(token == stored.token)
-            let read = try #require(try await reader.read(token: token))
+            let read = try #require(try await reader.read(Self.key, token: token))
             #expect(Self.elements(read.list) == Self.elements(stored.list))
             #expect(read.storedAtMilliseconds == stored.storedAtMilliseconds && read.etag == stored.etag)
-            #expect(try await reader.read(token: "not-a-token") == nil)
+            #expect(try await reader.read(Self.key, token: "not-a-token") == nil)
             await writer.client.close()
             await reader.client.close()
+        }
+    }
+
+    /// A snapshot belongs to its cache key: the same list (so the same token) stored for two
+    /// keys is two copies, each with its own freshness, and a token is never read for a key
+    /// that did not store it (another route, path or `perCredential` partition).
+    @Test func aTokenIsReadOnlyForTheKeyThatStoredIt() async throws {
+        try await RedisServer.with { server in
+            let client = RedisClient(server.configuration())
+            let snapshots = RedisSnapshots(client: client, keys: RedisSnapshotKeys(prefix: "folio:"))
+            var alice = Self.key
+            alice.partition = "alice"
+            var bob = Self.key
+            bob.partition = "bob"
+            let other = CacheKey(route: "other", upstreamURL: Self.key.upstreamURL, varyValues: Self.key.varyValues)
+            let stored = try Self.stored(10)
+            try await snapshots.write(stored, for: alice, expiry: .seconds(90), retention: .seconds(60))
+            #expect(try await snapshots.read(alice, token: stored.token) != nil)
+            #expect(try await snapshots.read(bob, token: stored.token) == nil, "another partition")
+            #expect(try await snapshots.read(other, token: stored.token) == nil, "another route")
+            #expect(try await snapshots.freshness(bob, token: stored.token) == nil)
+
+            var later = stored
+            later.storedAtMilliseconds += 30_000
+            try await snapshots.write(later, for: other, expiry: .seconds(90), retention: .seconds(60))
+            #expect(
+                try await snapshots.freshness(alice, token: stored.token)?.storedAtMilliseconds
+                    == stored.storedAtMilliseconds, "another key's fill of the same list leaves this key's freshness")
+            #expect(
+                try await snapshots.freshness(other, token: stored.token)?.storedAtMilliseconds
+                    == later.storedAtMilliseconds)
+            try await snapshots.drop(route: "other", retention: .zero, atMilliseconds: 1)
+            #expect(try await snapshots.read(other, token: stored.token) == nil)
+            #expect(try await snapshots.read(alice, token: stored.token) != nil, "a drop of another route keeps it")
+            await client.close()
         }
     }
 
@@ -95,15 +130,18 @@ struct RedisSnapshotsTests {
             let snapshots = RedisSnapshots(client: client, keys: keys)
             let stored = try Self.stored(10)
             try await snapshots.write(stored, for: Self.key, expiry: .seconds(90), retention: .seconds(60))
-            #expect(try await snapshots.read(token: stored.token) != nil)
-            let part = try #require(try await client.send(["GET", keys.part(token: stored.token, index: 0)]).string)
+            #expect(try await snapshots.read(Self.key, token: stored.token) != nil)
+            let part = try #require(
+                try await client.send([
+                    "GET", keys.part(RedisSnapshotKeys.hash(Self.key), token: stored.token, index: 0),
+                ]).string)
             try await client.send([
-                "SET", keys.part(token: stored.token, index: 0),
+                "SET", keys.part(RedisSnapshotKeys.hash(Self.key), token: stored.token, index: 0),
                 part.replacingOccurrences(of: "item 3", with: "item 4"),
             ])
-            #expect(try await snapshots.read(token: stored.token) == nil)
-            try await client.send(["DEL", keys.part(token: stored.token, index: 0)])
-            #expect(try await snapshots.read(token: stored.token) == nil)
+            #expect(try await snapshots.read(Self.key, token: stored.token) == nil)
+            try await client.send(["DEL", keys.part(RedisSnapshotKeys.hash(Self.key), token: stored.token, index: 0)])
+            #expect(try await snapshots.read(Self.key, token: stored.token) == nil)
             await client.close()
         }
     }
@@ -116,34 +154,38 @@ struct RedisSnapshotsTests {
             let v1 = try Self.stored(10, tag: "v1")
             let v2 = try Self.stored(10, tag: "v2")
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
-            #expect(try await snapshots.superseded(token: v1.token) == nil)
+            #expect(try await snapshots.superseded(Self.key, token: v1.token) == nil)
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
             #expect(try await snapshots.newestToken(for: Self.key) == v2.token)
-            let superseded = try #require(try await snapshots.superseded(token: v1.token))
+            let superseded = try #require(try await snapshots.superseded(Self.key, token: v1.token))
             #expect(superseded.atMilliseconds == v2.storedAtMilliseconds)
             #expect(superseded.left <= .seconds(30) && superseded.left > .seconds(25))
-            let ttl = try #require(try await client.send(["PTTL", keys.meta(token: v1.token)]).integer)
+            let ttl = try #require(
+                try await client.send(["PTTL", keys.meta(RedisSnapshotKeys.hash(Self.key), token: v1.token)]).integer)
             #expect(ttl <= 30_000, "the superseded list lives for its retention only")
-            #expect(try await snapshots.read(token: v1.token) != nil, "pinned links still read it")
+            #expect(try await snapshots.read(Self.key, token: v1.token) != nil, "pinned links still read it")
 
             // A revalidation: same list, new freshness, no part sent again.
             var renewed = v2
             renewed.storedAtMilliseconds += 5_000
             try await snapshots.write(renewed, for: Self.key, expiry: .seconds(120), retention: .seconds(30))
             #expect(
-                try await snapshots.freshness(token: v2.token)?.storedAtMilliseconds == renewed.storedAtMilliseconds)
-            let partTTL = try #require(try await client.send(["PTTL", keys.part(token: v2.token, index: 0)]).integer)
+                try await snapshots.freshness(Self.key, token: v2.token)?.storedAtMilliseconds
+                    == renewed.storedAtMilliseconds)
+            let partTTL = try #require(
+                try await client.send(["PTTL", keys.part(RedisSnapshotKeys.hash(Self.key), token: v2.token, index: 0)])
+                    .integer)
             #expect(partTTL > 90_000, "the parts' expiry followed the metadata's")
 
             try await snapshots.drop(route: Self.key.route, retention: .seconds(20), atMilliseconds: 1)
             #expect(try await snapshots.newestToken(for: Self.key) == nil)
-            #expect(try await snapshots.read(token: v2.token) != nil)
-            #expect(try await snapshots.superseded(token: v2.token)?.atMilliseconds == 1)
+            #expect(try await snapshots.read(Self.key, token: v2.token) != nil)
+            #expect(try await snapshots.superseded(Self.key, token: v2.token)?.atMilliseconds == 1)
             try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 2)
-            #expect(try await snapshots.read(token: v2.token) != nil, "a drop finds only newest pointers")
+            #expect(try await snapshots.read(Self.key, token: v2.token) != nil, "a drop finds only newest pointers")
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
             try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 3)
-            #expect(try await snapshots.read(token: v2.token) == nil, "retention zero deletes the list")
+            #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "retention zero deletes the list")
             await client.close()
         }
     }

@@ -128,7 +128,7 @@ extension SharedSnapshotStore: FillCoordination {
 
     func newest(_ key: CacheKey) async throws(RedisError) -> Newest? {
         guard let token = try await redis.newestToken(for: key),
-            let freshness = try await redis.freshness(token: token)
+            let freshness = try await redis.freshness(key, token: token)
         else { return nil }
         return Newest(token: token, freshness: freshness)
     }
@@ -151,7 +151,7 @@ extension SharedSnapshotStore: FillCoordination {
             }
             guard freshUntil(newest.freshness) > held.freshUntil else { return nil }
         }
-        guard let stored = try await redis.read(token: newest.token) else {
+        guard let stored = try await redis.read(key, token: newest.token) else {
             health.failed(.verify, nil)
             logger.warning(
                 "shared snapshot failed its check",

@@ -97,7 +97,9 @@ public final class SharedSnapshotStore: SnapshotStore {
     public func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot? {
         if let held = local.retained(key, token: token) { return held }
         guard health.isAvailable, let shape = shape(key.route), SnapshotToken.isWellFormed(token) else { return nil }
-        _ = await coalesced("token:\(token)") { await self.loadRetained(key, token: token, shape: shape) }
+        _ = await coalesced("token:\(RedisSnapshotKeys.hash(key)):\(token)") {
+            await self.loadRetained(key, token: token, shape: shape)
+        }
         return local.retained(key, token: token)
     }
 
@@ -195,11 +197,13 @@ public final class SharedSnapshotStore: SnapshotStore {
         }
     }
 
-    /// A superseded (or another key's newest) snapshot with `token`, kept locally as retained.
+    /// `key`'s superseded snapshot with `token` (or its newest, when this replica has not loaded
+    /// it yet), kept locally as retained. Only `key`'s own snapshots are read: the same token
+    /// under another cache key is another route's, path's or partition's list.
     private func loadRetained(_ key: CacheKey, token: String, shape: RouteShape) async -> Snapshot? {
         do {
-            guard let stored = try await redis.read(token: token) else { return nil }
-            let superseded = try await redis.superseded(token: token)
+            guard let stored = try await redis.read(key, token: token) else { return nil }
+            let superseded = try await redis.superseded(key, token: token)
             let snapshot = await FillWorkers.shared.run { [self] in self.snapshot(stored, shape: shape) }
             let now = now()
             let supersededAt = superseded.map { instant(ofMilliseconds: $0.atMilliseconds, now: now) } ?? now
