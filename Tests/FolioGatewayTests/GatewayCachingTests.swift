@@ -336,4 +336,29 @@ import Testing
             }
         }
     }
+
+    /// A route's `vary` headers select its list, so every list answer names them in `Vary`
+    /// for caches downstream: a miss, a hit given at once, a `304` and a section index.
+    @Test func listAnswersNameTheRoutesVaryHeaders() async throws {
+        try await withTestUpstream({ request in Self.reply([], tag: request.header("X-Tenant") ?? "none") }) {
+            upstream in
+            try await withGateway(
+                gatewayYAML(upstream: upstream.baseURL, route: "vary: [X-Tenant]\nsectionKey: name")
+            ) { client, _ in
+                let tenant: HTTPFields = [HTTPField.Name("X-Tenant")!: "a"]
+                let miss = try await client.execute(uri: "/objects", method: .get, headers: tenant)
+                let hit = try await client.execute(uri: "/objects", method: .get, headers: tenant)
+                #expect(hit.header("Cache-Status")?.hasPrefix("folio; hit") == true)
+                var conditional = tenant
+                conditional[.ifNoneMatch] = try #require(hit.header("ETag"))
+                let notModified = try await client.execute(uri: "/objects", method: .get, headers: conditional)
+                #expect(notModified.status == .notModified)
+                let sections = try await client.execute(
+                    uri: "/objects?groupBy=alphabetical&metadataOnly", method: .get, headers: tenant)
+                for answer in [miss, hit, notModified, sections] {
+                    #expect(answer.header("Vary") == "X-Tenant, Accept-Encoding", "\(answer.status)")
+                }
+            }
+        }
+    }
 }

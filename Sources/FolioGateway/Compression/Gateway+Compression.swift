@@ -14,13 +14,16 @@ extension Gateway {
     ///   - entity: what only a `200`/`206` carries (`Content-Type`, `Accept-Ranges`,
     ///     `Content-Range`).
     ///   - etag: the identity representation's tag.
+    ///   - route: its `vary` headers select the list, so they are named in `Vary` (ahead of
+    ///     `Accept-Encoding`) for caches downstream.
     ///   - grew: set when a new compressed body was kept, so the caller recounts the snapshot
     ///     against `cache.maxBytes`.
     func listAnswer(
-        _ request: Request, status: HTTPResponse.Status, headers: HTTPFields, entity: HTTPFields, etag: String,
-        body: [UInt8], snapshot: Snapshot, grew: inout Bool
+        _ request: Request, route: CompiledRoute, status: HTTPResponse.Status, headers: HTTPFields,
+        entity: HTTPFields, etag: String, body: [UInt8], snapshot: Snapshot, grew: inout Bool
     ) -> KeptListAnswer {
         var headers = headers
+        for name in route.config.vary { CORSRules.appendVary(&headers, name) }
         let compression = configuration.server.compression
         var coding: ContentCoding?
         if !compression.encodings.isEmpty {

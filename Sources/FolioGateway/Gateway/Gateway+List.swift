@@ -139,7 +139,8 @@ extension Gateway {
                 fields: listRequest.fields.map(SparseFields.init), metadataOnly: listRequest.metadataOnly,
                 envelope: route.config.paging.envelope))
         return listAnswer(
-            request, status: status, headers: headers, entity: entity, etag: etag, body: bytes, snapshot: snapshot,
+            request, route: route, status: status, headers: headers, entity: entity, etag: etag, body: bytes,
+            snapshot: snapshot,
             grew: &grew)
     }
 

@@ -192,7 +192,8 @@ extension Gateway {
         var headers: HTTPFields = [:]
         headers[.xTotalCount] = String(kept?.count ?? snapshot.list.count)
         return listAnswer(
-            request, status: .ok, headers: headers, entity: [.contentType: "application/json"], etag: etag,
+            request, route: route, status: .ok, headers: headers, entity: [.contentType: "application/json"],
+            etag: etag,
             body: bytes, snapshot: snapshot, grew: &grew)
     }
 }
