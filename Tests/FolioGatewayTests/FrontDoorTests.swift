@@ -17,12 +17,19 @@ struct FrontDoorTests {
     static let page = "GET /objects?pageSize=2 HTTP/1.1\r\nHost: folio\r\n\r\n"
 
     /// A front door in an embedded channel, answering from `server`'s gateway; what it hands on
-    /// is read back with `readInbound`, what it writes with `readOutbound`.
+    /// is read back with `readInbound` (no decoder follows), what it writes with `readOutbound`.
     static func frontDoor(_ server: FolioServer, idleTimeout: TimeAmount? = nil) throws -> EmbeddedChannel {
         let kept = KeptAnswerHandler(responder: GatewayResponder(current: server.current))
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout))
+        try channel.pipeline.syncOperations.addHandler(
+            FrontDoorHandler(kept: kept, idleTimeout: idleTimeout, decoderFollows: false))
         return channel
+    }
+
+    /// `KeptAnswerHandlerTests.yaml` with an idle timeout of one second.
+    static func oneSecondIdleYAML(_ upstream: String) -> String {
+        KeptAnswerHandlerTests.yaml(upstream).replacingOccurrences(
+            of: "  admin: null", with: "  admin: null\n  idleTimeout: 1s")
     }
 
     static func written(_ channel: EmbeddedChannel) throws -> String {
@@ -120,8 +127,7 @@ struct FrontDoorTests {
     /// throughout (the test client's own connection would idle out between its requests).
     @Test func answersAtTheFrontDoorKeepAConnectionOpen() async throws {
         try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
-            let yaml = KeptAnswerHandlerTests.yaml(upstream.baseURL).replacingOccurrences(
-                of: "  admin: null", with: "  admin: null\n  idleTimeout: 1s")
+            let yaml = Self.oneSecondIdleYAML(upstream.baseURL)
             try await withGateway(yaml) { client, server in
                 let connection = try await RawConnection.open(port: try #require(client.port))
                 // The first answer renders the page (the responder's); then 6 from the front door,
@@ -140,6 +146,87 @@ struct FrontDoorTests {
                 #expect(connection.received.components(separatedBy: "HTTP/1.1 200 OK").count == 8)
                 #expect(try KeptAnswerHandlerTests.answersAtOnce(server) == 6)
                 #expect(await connection.waitForClose(), "closed once quiet")
+            }
+        }
+    }
+
+    /// While the channel takes no more writes (a client that sends and does not read), a kept
+    /// page is not answered at the front door: it goes to the decoder and the responder, which
+    /// stops reading until it can write, so the answers cannot pile up without bound.
+    @Test func nothingIsAnsweredAtTheFrontDoorWhileTheChannelIsNotWritable() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { client, server in
+                _ = try await client.execute(uri: "/objects?pageSize=2", method: .get)
+                let channel = try Self.frontDoor(server)
+                channel.isWritable = false
+                try channel.writeInbound(ByteBuffer(string: Self.page))
+                #expect(try Self.written(channel) == "")
+                #expect(try Self.handedOn(channel) == Self.page)
+                channel.isWritable = true
+                try channel.writeInbound(ByteBuffer(string: Self.page))
+                #expect(try Self.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"))
+                _ = try channel.finish()
+            }
+        }
+    }
+
+    /// A head the decoder refuses (more fields than it takes) gets the decoder's error and the
+    /// connection closes; a kept page pipelined behind it is never answered in its place.
+    @Test func aRefusedHeadIsNotOvertakenByTheNextOnesAnswer() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { client, _ in
+                _ = try await client.execute(uri: "/objects?pageSize=2", method: .get)
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                let fields = String(repeating: "a: 1\r\n", count: 1001)
+                try await connection.send(
+                    "GET /objects?pageSize=3 HTTP/1.1\r\nHost: folio\r\n\(fields)\r\n" + Self.page)
+                #expect(await connection.waitForClose())
+                #expect(!connection.received.contains("200 OK"), "\(connection.received.prefix(200))")
+                #expect(connection.received.hasPrefix("HTTP/1.1 4"), "\(connection.received.prefix(200))")
+            }
+        }
+    }
+
+    /// A request whose body never all comes does not hold the connection open: the idle
+    /// timeout counts while the client owes bytes (only an answer the server owes is busy).
+    @Test func aStalledRequestBodyEndsWithTheIdleTimeout() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            let yaml = Self.oneSecondIdleYAML(upstream.baseURL)
+            try await withGateway(yaml) { client, _ in
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                try await connection.send(
+                    "GET /objects HTTP/1.1\r\nHost: folio\r\nContent-Length: 100\r\n\r\n0123456789")
+                #expect(await connection.waitForClose(), "still open 20 s later")
+            }
+        }
+    }
+
+    /// A large page to a slow client takes longer than the idle timeout to send: the connection
+    /// is busy while the answer waits to be sent, and is closed only once idle after it.
+    @Test func aSlowClientGetsAllOfALargePage() async throws {
+        let count = 150_000
+        let body = objectsBody(count).body
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", server: "idleTimeout: 1s",
+                route: "maxPageSize: \(count)")
+            try await withGateway(yaml) { client, _ in
+                let uri = "/objects?pageSize=\(count)"
+                let expected = try await client.execute(uri: uri, method: .get).body.readableBytes
+                #expect(expected > 8_000_000)
+                let connection = try await RawConnection.open(port: try #require(client.port), readingWhenAsked: true)
+                try await connection.send("GET \(uri) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                // About 2.5 MB/s: some 3.5 s for the page, well past the timeout.
+                let end = ContinuousClock.now + .seconds(60)
+                while !connection.isClosed, connection.receivedCount < expected, ContinuousClock.now < end {
+                    connection.readMore()
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                let text = connection.received
+                let head = try #require(text.range(of: "\r\n\r\n"))
+                #expect(text.hasPrefix("HTTP/1.1 200 OK"))
+                #expect(text.utf8.count - text.utf8.distance(from: text.startIndex, to: head.upperBound) == expected)
+                await connection.close()
             }
         }
     }

@@ -50,4 +50,25 @@ struct KeptAnswerPassageTests {
         #expect(passage.handedOn == 0)
         #expect(passage.mayAnswerNext)
     }
+
+    /// The idle timeout's "busy": only an answer the responder owes for a request read to its
+    /// end; a request whose body has not all come is the client's to finish.
+    @Test func theResponderOwesAnAnswerOnlyForRequestsReadToTheirEnd() {
+        var passage = KeptAnswerPassage()
+        #expect(!passage.owesAnswer)
+        passage.handOn()
+        #expect(!passage.owesAnswer, "its body is still being read")
+        #expect(passage.end() == .forward)
+        #expect(passage.owesAnswer)
+        passage.handOn()
+        #expect(passage.owesAnswer, "the first request's answer is still owed")
+        passage.responderEnded()
+        #expect(!passage.owesAnswer, "the second is still being read")
+        #expect(passage.end() == .forward)
+        #expect(passage.owesAnswer)
+        passage.responderEnded()
+        #expect(!passage.owesAnswer)
+        passage.answer()
+        #expect(!passage.owesAnswer, "answered here, at its end")
+    }
 }

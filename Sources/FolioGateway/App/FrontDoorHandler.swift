@@ -28,9 +28,14 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var handingOnForever = false
     private var idleCheck: Scheduled<Void>?
 
-    init(kept: KeptAnswerHandler, idleTimeout: TimeAmount?) {
+    /// NIO's decoder and `kept` follow in the pipeline (false only where a test reads what is
+    /// handed on as bytes): a head handed on that does not reach `kept` was refused.
+    private let decoderFollows: Bool
+
+    init(kept: KeptAnswerHandler, idleTimeout: TimeAmount?, decoderFollows: Bool = true) {
         self.kept = kept
         self.idleTimeout = idleTimeout
+        self.decoderFollows = decoderFollows
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -74,7 +79,9 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
             case .head(let head):
                 let bytes = buffer.readSlice(length: head.length)!
-                if head.isPlain, kept.mayAnswerNext {
+                // Only while the channel takes writes: a client that sends and does not read
+                // gets its answers through the responder, which stops reading (backpressure).
+                if head.isPlain, kept.mayAnswerNext, context.channel.isWritable {
                     if let answer = answer(bytes, context) {
                         write(answer, context: context)
                         wrote = true
@@ -83,10 +90,27 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
                     // Asked already: `KeptAnswerHandler` hands it on without asking again.
                     kept.declineNextHead()
                 }
+                let headsBefore = kept.headsRead
                 context.fireChannelRead(wrapInboundOut(bytes))
+                if decoderFollows, kept.headsRead == headsBefore {
+                    // The decoder refused the head (its error answer closes the connection): no
+                    // later head may be answered here, ahead of that answer.
+                    handingOnForever = true
+                    if buffer.readableBytes > 0 {
+                        context.fireChannelRead(wrapInboundOut(buffer))
+                        buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+                    }
+                }
             }
         }
         if wrote { context.flush() }
+    }
+
+    /// Writes that had piled up have drained: the connection made progress (a slow client
+    /// reading a large answer is not idle).
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { kept.touch() }
+        context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -140,8 +164,9 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
         idleCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) { [self] in
             idleCheck = nil
             guard let idleTimeout else { return }
-            switch IdleTimeout.decide(
-                now: .now(), lastActive: kept.lastActive, busy: !kept.mayAnswerNext, timeout: idleTimeout)
+            // Busy while the responder works on a request or answers wait to be sent.
+            let busy = kept.owesAnswer || !context.channel.isWritable
+            switch IdleTimeout.decide(now: .now(), lastActive: kept.lastActive, busy: busy, timeout: idleTimeout)
             {
             case .close:
                 context.close(promise: nil)
@@ -154,8 +179,9 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
 
 /// When an idle connection is closed: Hummingbird's rule (a connection is idle while no answer
 /// is owed; it is closed once idle for the timeout since its last answer or its start), kept by
-/// `FrontDoorHandler`. A head still being read does not count as activity, so slow header
-/// trickles end too. Pure, for table tests.
+/// `FrontDoorHandler`, which also counts it busy while its answers wait to be sent (a slow
+/// client reading a large page) and active when they drain. A head or body still being read
+/// does not count as activity, so slow header and body trickles end too. Pure, for table tests.
 enum IdleTimeout {
     enum Decision: Equatable {
         case close

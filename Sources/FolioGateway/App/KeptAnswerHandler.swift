@@ -40,6 +40,11 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// No answer is owed on the connection and no request is being read: the next one may be
     /// answered at once, here or by `FrontDoorHandler`.
     var mayAnswerNext: Bool { passage.mayAnswerNext }
+    /// The responder owes an answer to a request read to its end (`KeptAnswerPassage`).
+    var owesAnswer: Bool { passage.owesAnswer }
+    /// Request heads that reached this handler: `FrontDoorHandler` tells by it whether the
+    /// decoder passed on a head it handed over.
+    private(set) var headsRead = 0
     /// The next head was already offered to `answerAtOnce` by `FrontDoorHandler`, which had no
     /// answer for it: it goes to the responder without being asked again.
     private var nextHeadDeclined = false
@@ -56,9 +61,12 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            headsRead &+= 1
             let declined = nextHeadDeclined
             nextHeadDeclined = false
-            if passage.mayAnswerNext, !declined, Self.mayAnswer(head),
+            // While the channel is not writable, answers wait for the responder, which reads no
+            // further while it cannot write: a client that sends and never reads is held back.
+            if passage.mayAnswerNext, !declined, context.channel.isWritable, Self.mayAnswer(head),
                 let answer = answerAtOnce(head, channel: context.channel)
             {
                 passage.answer()

@@ -20,6 +20,11 @@ struct KeptAnswerPassage: Equatable {
     /// still being answered by the responder, and only between requests.
     var mayAnswerNext: Bool { handedOn == 0 && reading == .between }
 
+    /// The responder owes an answer to a request read to its end: the connection is busy, not
+    /// idle. A request still being read (its body not all come) is the client's to finish, so
+    /// it does not count, and a stalled body ends with the idle timeout.
+    var owesAnswer: Bool { handedOn > (reading == .handingOn ? 1 : 0) }
+
     /// The head just read is answered here.
     mutating func answer() {
         precondition(mayAnswerNext)

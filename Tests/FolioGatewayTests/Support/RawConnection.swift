@@ -13,9 +13,19 @@ final class RawConnection: Sendable {
         self.bytes = bytes
     }
 
-    static func open(port: Int) async throws -> RawConnection {
+    /// A connection to `port`; with `readingWhenAsked`, it reads only on `readMore()` (64 KiB at
+    /// most each time, into a small socket buffer): a slow client, whose answers pile up on
+    /// the server.
+    static func open(port: Int, readingWhenAsked: Bool = false) async throws -> RawConnection {
         let bytes = NIOLockedValueBox<[UInt8]>([])
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if readingWhenAsked {
+            bootstrap = bootstrap.channelOption(.autoRead, value: false)
+                .channelOption(.socketOption(.so_rcvbuf), value: 16 << 10)
+                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 64 << 10))
+        }
+        let channel =
+            try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(Collector(bytes: bytes))
@@ -30,6 +40,14 @@ final class RawConnection: Sendable {
     func send(_ text: String) async throws {
         try await channel.writeAndFlush(ByteBuffer(string: text))
     }
+
+    /// Reads once more (see `open(port:readingWhenAsked:)`).
+    func readMore() {
+        channel.read()
+    }
+
+    /// How many bytes came so far.
+    var receivedCount: Int { bytes.withLockedValue { $0.count } }
 
     /// Everything received so far, as text.
     var received: String { String(decoding: bytes.withLockedValue { $0 }, as: UTF8.self) }
