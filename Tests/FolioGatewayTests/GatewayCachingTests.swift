@@ -361,4 +361,36 @@ import Testing
             }
         }
     }
+
+    /// Read after write (SPEC 5.4): a request made after an unsafe method's 2xx starts a fill
+    /// of its own, never joining one that began before the drop; the earlier fill still answers
+    /// the request that started it, but is not stored.
+    @Test func aRequestAfterADropNeverJoinsAFillThatBeganBeforeIt() async throws {
+        let version = Mutex("v1")
+        try await withTestUpstream({ request in
+            if request.method == "POST" { return .json("{}") }
+            var reply = Self.reply([], tag: version.withLock { $0 })
+            reply.delay = .milliseconds(800)
+            return reply
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
+                let url = "http://127.0.0.1:\(try #require(client.port))/objects"
+                try await withHTTPClient { http in
+                    async let before = http.answer(url)
+                    try await Task.sleep(for: .milliseconds(300))
+                    version.withLock { $0 = "v2" }
+                    #expect(try await http.answer(url, method: .POST).status == 200)
+                    let after = try await http.answer(url)
+                    #expect(try rawItems(after.text).allSatisfy { $0.contains("\"v2\"") }, "\(after.text)")
+                    #expect(after.headers["Cache-Status"].first?.contains("collapsed") == false)
+                    let first = try await before
+                    #expect(try rawItems(first.text).allSatisfy { $0.contains("\"v1\"") })
+                    #expect(first.headers["Cache-Status"].first?.contains("stored") == false)
+                    let again = try await http.answer(url)
+                    #expect(try rawItems(again.text).allSatisfy { $0.contains("\"v2\"") })
+                    #expect(again.headers["Cache-Status"].first?.hasPrefix("folio; hit") == true)
+                }
+            }
+        }
+    }
 }

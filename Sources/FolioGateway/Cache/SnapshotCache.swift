@@ -7,13 +7,21 @@ import Synchronization
 /// as its own task, so the request that started it may go away without failing the other
 /// waiters; the task installs its result in the store itself. Drops (unsafe methods, purge)
 /// and retirement (a reload replaced this gateway) bump a generation, so a fill that started
-/// before them never installs what they removed.
+/// before them never installs what they removed, and a drop forgets the route's fills in flight,
+/// so a request after it starts a fill of its own instead of joining one that began before.
 final class SnapshotCache: Sendable {
     /// How a caller took part in a fill.
     enum Role: Sendable { case leader, collapsed }
 
+    /// A fill in flight; `id` tells it from a later fill of the same key.
+    private struct Fill {
+        var id: Int
+        var task: Task<FillResult, any Error>
+    }
+
     private struct State {
-        var fills: [CacheKey: Task<FillResult, any Error>] = [:]
+        var fills: [CacheKey: Fill] = [:]
+        var nextFillID = 0
         /// Per route, bumped by drops; every key's fill compares its route's value.
         var generations: [String: Int] = [:]
         var retired = false
@@ -82,11 +90,18 @@ final class SnapshotCache: Sendable {
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
         state.withLock { state in
-            if let task = state.fills[key] { return (task, .collapsed) }
+            if let fill = state.fills[key] { return (fill.task, .collapsed) }
             let generation = state.generations[key.route, default: 0]
             let coordination = self.coordination
+            let id = state.nextFillID
+            state.nextFillID &+= 1
             let task = Task<FillResult, any Error> {
-                defer { self.state.withLock { _ = $0.fills.removeValue(forKey: key) } }
+                defer {
+                    self.state.withLock { state in
+                        // A drop may have forgotten this fill, and a later one taken its place.
+                        if state.fills[key]?.id == id { state.fills[key] = nil }
+                    }
+                }
                 let run: @Sendable () async throws -> FillResult = {
                     let result = try await fetch(previous)
                     return await self.install(result, key: key, generation: generation, terms: terms)
@@ -97,17 +112,18 @@ final class SnapshotCache: Sendable {
                 case .shared(let snapshot, let waited): return .shared(snapshot, waited: waited)
                 }
             }
-            state.fills[key] = task
+            state.fills[key] = Fill(id: id, task: task)
             return (task, .leader)
         }
     }
 
     /// Installs a fill's list and returns what the waiters get: a list the store refuses
-    /// (larger than the whole cache) is handed back as uncacheable.
+    /// (larger than the whole cache), or one a drop or reload made obsolete while it was
+    /// fetched, is handed back as uncacheable (served to them only, never stored).
     private func install(_ result: FillResult, key: CacheKey, generation: Int, terms: FillTerms) async -> FillResult {
         switch result {
         case .stored(let snapshot), .revalidated(let snapshot):
-            guard isCurrent(key, generation: generation) else { return result }
+            guard isCurrent(key, generation: generation) else { return .uncacheable(snapshot) }
             guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
                 return .uncacheable(snapshot)
             }
@@ -128,14 +144,23 @@ final class SnapshotCache: Sendable {
     /// Drops the newest snapshot of every key of `route` (unsafe method, purge); the dropped
     /// snapshots keep answering pinned links for `retention`.
     func drop(route: String, retention: Duration) async {
-        state.withLock { $0.generations[route, default: 0] += 1 }
+        forgetFills(route: route)
         await store.supersede(route: route, retention: retention)
     }
 
     /// Another replica dropped `route`: fills of this replica that started before must not
     /// install what the drop removed (the store already dropped its local copies).
     func droppedElsewhere(route: String) {
-        state.withLock { $0.generations[route, default: 0] += 1 }
+        forgetFills(route: route)
+    }
+
+    /// Bumps `route`'s generation and forgets its fills in flight: they finish for the requests
+    /// that joined them, but install nothing, and no later request joins them.
+    private func forgetFills(route: String) {
+        state.withLock { state in
+            state.generations[route, default: 0] += 1
+            for key in state.fills.keys where key.route == route { state.fills[key] = nil }
+        }
     }
 
     /// Stops fills still running on this (replaced) gateway from installing anything.
