@@ -60,10 +60,11 @@ public struct ListIndexer: Sendable {
     }
 
     /// Reserves room for the next body (its `Content-Length`), so the store is allocated once
-    /// for a single body instead of doubling; across a crawl it still grows geometrically.
+    /// for a single body instead of doubling; across a crawl it still grows geometrically. Any
+    /// length an upstream declares is capped at the limit before it is added (no overflow).
     public mutating func reserve(additionalBytes: Int) {
         precondition(hashing == nil, "ListIndexer: settle() before reserving")
-        let needed = min(store.count + max(0, additionalBytes), maxBytes)
+        let needed = store.count + min(max(0, additionalBytes), max(0, maxBytes - store.count))
         announcedEnd = needed
         guard needed > store.capacity else { return }
         growStore(to: store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes))

@@ -78,6 +78,22 @@ import Testing
         #expect(throws: FolioError.self) { try indexer.append(body) }
     }
 
+    /// A crawl's later page may declare any `Content-Length` (an upstream's header, up to
+    /// `Int.max`): reserving it after bytes are stored must neither overflow nor over-allocate.
+    @Test func aHugeDeclaredLengthAfterAPageIsCappedNotAdded() throws {
+        let body = Array("[1,2,3]".utf8)
+        for maxBytes in [1 << 20, 64] {
+            var indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: maxBytes), sort: [])
+            try indexer.append(body)
+            _ = try indexer.endBody()
+            indexer.reserve(additionalBytes: Int.max)
+            indexer.reserve(additionalBytes: Int.max - 1)
+            try indexer.append(body)
+            _ = try indexer.endBody()
+            #expect(try indexer.finish().0.count == 6)
+        }
+    }
+
     @Test func maxBytesAboveFourGibibytesActsAsUInt32Max() {
         #expect(IndexLimits(maxBytes: Int.max).effectiveMaxBytes == Int(UInt32.max))
         #expect(IndexLimits(maxBytes: 10).effectiveMaxBytes == 10)
