@@ -43,6 +43,13 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Called when another replica dropped a route (the gateway stops its own fills of it from
     /// installing what the drop removed).
     private let dropHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Drops made while Redis was unavailable (or that failed there), by route, with the
+    /// longest retention asked: `replayDrops` sends them before the store is used again, so a
+    /// purge during an outage is not undone by the lists Redis still points at.
+    private let pendingDrops = Mutex<[String: Duration]>([:])
+    /// The events subscription has failed since it last worked: on its return, drops it
+    /// missed must be caught up (`resubscribed`).
+    private let subscriptionLost = Atomic<Bool>(false)
 
     init(
         local: MemorySnapshotStore, redis: RedisSnapshots, health: StoreHealth, logger: Logger,
@@ -174,15 +181,63 @@ public final class SharedSnapshotStore: SnapshotStore {
     // MARK: Loading
 
     private func drop(route: String, retention: Duration) async {
-        guard health.isAvailable else { return }
+        guard health.isAvailable else { return keepDrop(route: route, retention: retention) }
         do {
-            try await redis.drop(route: route, retention: retention, atMilliseconds: wallClock())
-            await announce(
-                SharedStoreEvent(
-                    kind: .dropped, origin: origin, route: route, retentionMilliseconds: retention.milliseconds))
+            try await sendDrop(route: route, retention: retention)
         } catch {
+            keepDrop(route: route, retention: retention)
             health.failed(.drop, error)
         }
+    }
+
+    private func sendDrop(route: String, retention: Duration) async throws(RedisError) {
+        try await redis.drop(route: route, retention: retention, atMilliseconds: wallClock())
+        try await redis.publish(
+            SharedStoreEvent(
+                kind: .dropped, origin: origin, route: route, retentionMilliseconds: retention.milliseconds
+            )
+            .encoded)
+    }
+
+    private func keepDrop(route: String, retention: Duration) {
+        pendingDrops.withLock { $0[route] = max($0[route] ?? .zero, retention) }
+    }
+
+    /// Sends the drops kept while Redis was unavailable; true when none is left. Called with
+    /// Redis back, before requests use it again (`SharedStoreService`).
+    func replayDrops() async -> Bool {
+        let drops = pendingDrops.withLock { pending in
+            defer { pending = [:] }
+            return pending
+        }
+        for (index, (route, retention)) in drops.sorted(by: { $0.key < $1.key }).enumerated() {
+            do {
+                try await sendDrop(route: route, retention: retention)
+            } catch {
+                for (route, retention) in drops.sorted(by: { $0.key < $1.key })[index...] {
+                    keepDrop(route: route, retention: retention)
+                }
+                health.failed(.drop, error)
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The events subscription failed: drops announced until it is back are not heard.
+    func subscriptionFailed(_ error: RedisError) {
+        subscriptionLost.store(true, ordering: .relaxed)
+        health.failed(.subscribe, error)
+    }
+
+    /// The events subscription works (again). After a failure, other replicas' drops may
+    /// have been missed: every local copy goes back to being retained (pinned links still
+    /// work), and the next request for each list asks Redis which snapshot is current.
+    func resubscribed() {
+        guard subscriptionLost.exchange(false, ordering: .relaxed) else { return }
+        let routes = shapes.withLock { $0 }
+        for (route, shape) in routes { local.supersede(route: route, retention: shape.retention) }
+        logger.notice("shared store events back", metadata: ["local_copies": "checked against Redis"])
     }
 
     /// The newest snapshot Redis holds for `key`, installed locally (`held` renewed when Redis

@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// Runs what a shared store needs besides requests: the events subscription (other replicas'
 /// drops and finished fills) and, while Redis is unavailable, a ping every `probeInterval` that
-/// finds it back.
+/// finds it back (and sends the drops made meanwhile before requests use it again).
 struct SharedStoreService: Service {
     let store: SharedSnapshotStore
     let subscriber: RedisSubscriber
@@ -30,7 +30,10 @@ struct SharedStoreService: Service {
         await subscriber.run(
             onMessage: { payload in store.receive(payload) },
             onState: { state in
-                if case .failure(let error) = state { store.health.failed(.subscribe, error) }
+                switch state {
+                case .success: store.resubscribed()
+                case .failure(let error): store.subscriptionFailed(error)
+                }
             })
     }
 
@@ -40,10 +43,13 @@ struct SharedStoreService: Service {
             guard !store.health.isAvailable else { continue }
             do {
                 try await store.redis.client.send(["PING"])
-                store.health.succeeded()
             } catch {
                 store.health.failed(.ping, error)
+                continue
             }
+            // Drops made during the outage go first: until they are in, Redis still points at
+            // what they removed.
+            if await store.replayDrops() { store.health.succeeded() }
         }
     }
 }
@@ -71,7 +77,8 @@ extension SharedSnapshotStore {
         logger.info(
             "shared store",
             metadata: ["url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)"])
-        // Drops published while the subscription is down are lost: it comes back within a second.
+        // Drops published while the subscription is down are not heard: when it is back, the
+        // store checks its local copies against Redis (`resubscribed`).
         let subscriber = RedisSubscriber(configuration, channel: keys.events, maxBackoff: .seconds(1))
         return (store, SharedStoreService(store: store, subscriber: subscriber))
     }
