@@ -289,10 +289,11 @@ struct SharedStoreTests {
         }
     }
 
-    /// A purge while Redis hangs is kept and sent when it is back, before the store is used
-    /// again: the replica that purged never loads the list it dropped back from Redis, and the
-    /// other replica hears the drop (SPEC 5.4, 5.5).
-    @Test func aPurgeWhileRedisHangsIsSentWhenItIsBack() async throws {
+    /// Two replicas that both hold version 1 of the list, for `body` to purge it: the upstream
+    /// serves version 2 from then on.
+    static func withTwoReplicasHoldingV1(
+        _ body: @escaping (RedisServer, _ a: Replica, _ b: Replica, HTTPClient) async throws -> Void
+    ) async throws {
         let list = Versioned()
         try await RedisServer.with { redis in
             try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
@@ -301,23 +302,31 @@ struct SharedStoreTests {
                         let (a, b) = (replicas[0], replicas[1])
                         #expect(try Self.tags(try await http.answer(a.url)) == ["v1"])
                         #expect(try Self.tags(try await http.answer(b.url)) == ["v1"])
-                        redis.pause()
                         list.version.store(2, ordering: .relaxed)
-                        let purge = "http://127.0.0.1:\(a.admin)/purge?route=objects"
-                        #expect(try await http.answer(purge, method: .POST).status == 204)
-                        try await a.process.message("shared store unavailable")
-                        redis.resume()
-                        try await a.process.message("shared store available")
-                        #expect(try Self.tags(try await http.answer(a.url)) == ["v2"], "A's purge reached Redis")
-                        var onB: Set<String> = []
-                        for _ in 0..<50 where onB != ["v2"] {
-                            onB = try Self.tags(try await http.answer(b.url))
-                            if onB != ["v2"] { try await Task.sleep(for: .milliseconds(100)) }
-                        }
-                        #expect(onB == ["v2"], "B heard it")
+                        try await body(redis, a, b, http)
                     }
                 }
             }
+        }
+    }
+
+    /// A purge while Redis hangs is kept and sent when it is back, before the store is used
+    /// again: the replica that purged never loads the list it dropped back from Redis, and the
+    /// other replica hears the drop (SPEC 5.4, 5.5).
+    @Test func aPurgeWhileRedisHangsIsSentWhenItIsBack() async throws {
+        try await Self.withTwoReplicasHoldingV1 { redis, a, b, http in
+            redis.pause()
+            #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
+            try await a.process.message("shared store unavailable")
+            redis.resume()
+            try await a.process.message("shared store available")
+            #expect(try Self.tags(try await http.answer(a.url)) == ["v2"], "A's purge reached Redis")
+            var onB: Set<String> = []
+            for _ in 0..<50 where onB != ["v2"] {
+                onB = try Self.tags(try await http.answer(b.url))
+                if onB != ["v2"] { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(onB == ["v2"], "B heard it")
         }
     }
 
@@ -325,28 +334,18 @@ struct SharedStoreTests {
     /// local copies are checked against Redis, so a list another replica purged meanwhile is
     /// not served as current (SPEC 5.5).
     @Test func aReplicaThatMissedADropChecksItsCopiesWhenItsEventsAreBack() async throws {
-        let list = Versioned()
-        try await RedisServer.with { redis in
-            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
-                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
-                    try await withHTTPClient { http in
-                        let (a, b) = (replicas[0], replicas[1])
-                        #expect(try Self.tags(try await http.answer(a.url)) == ["v1"])
-                        #expect(try Self.tags(try await http.answer(b.url)) == ["v1"])
-                        list.version.store(2, ordering: .relaxed)
-                        // Every subscription goes; the purge is published before they are back.
-                        let client = RedisClient(redis.configuration())
-                        try await client.send(["CLIENT", "KILL", "TYPE", "pubsub"])
-                        let purge = "http://127.0.0.1:\(a.admin)/purge?route=objects"
-                        #expect(try await http.answer(purge, method: .POST).status == 204)
-                        await client.close()
-                        try await b.process.message("shared store events back")
-                        #expect(try Self.tags(try await http.answer(b.url)) == ["v2"])
-                    }
-                }
-            }
+        try await Self.withTwoReplicasHoldingV1 { redis, a, b, http in
+            // Every subscription goes; the purge is published before they are back.
+            let client = RedisClient(redis.configuration())
+            try await client.send(["CLIENT", "KILL", "TYPE", "pubsub"])
+            #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
+            await client.close()
+            try await b.process.message("shared store events back")
+            #expect(try Self.tags(try await http.answer(b.url)) == ["v2"])
         }
     }
+
+    static func purge(_ replica: Replica) -> String { "http://127.0.0.1:\(replica.admin)/purge?route=objects" }
 
     @Test func redisKilledOrStoppedNeverFailsARequestAndSharingResumes() async throws {
         let redis = try await RedisServer.start(arguments: ["--requirepass", Self.password])
