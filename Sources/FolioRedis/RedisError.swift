@@ -13,6 +13,9 @@ public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     static func timeout(_ message: String) -> Self { Self(kind: .timeout, message: message) }
     static func protocolError(_ message: String) -> Self { Self(kind: .protocolError, message: message) }
     static func server(_ message: String) -> Self { Self(kind: .server, message: message) }
+    /// Redis refused a command (an error reply such as `-OOM …` inside a pipeline's replies):
+    /// the connection is fine, so this is a server error, not a broken store.
+    public static func refused(_ reply: String) -> Self { Self(kind: .server, message: reply) }
     /// A well-formed reply of another kind than the command gives (e.g. no `OK` to a `SET`).
     public static func unexpectedReply(_ reply: String) -> Self {
         Self(kind: .protocolError, message: "unexpected reply \(reply)")

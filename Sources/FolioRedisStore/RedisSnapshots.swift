@@ -201,10 +201,11 @@ public struct RedisSnapshots: Sendable {
         return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    /// Throws the first error answer of a pipeline.
+    /// Throws the first error answer of a pipeline, as a server error: Redis refused a command
+    /// (`-OOM` when it is full), which says nothing against the connection.
     static func check(_ replies: [RESPValue]) throws(RedisError) {
         for reply in replies {
-            if case .error(let message) = reply { throw RedisError.unexpectedReply("-\(message)") }
+            if case .error(let message) = reply { throw RedisError.refused("-\(message)") }
         }
     }
 }

@@ -102,6 +102,27 @@ struct RedisSnapshotsTests {
         }
     }
 
+    /// A write Redis refuses (full: `-OOM`) fails as a server error, which leaves the store
+    /// available (`StoreHealth`), not as a broken connection.
+    @Test func aRefusedWriteIsAServerError() async throws {
+        try await RedisServer.with { server in
+            let client = RedisClient(server.configuration())
+            let snapshots = RedisSnapshots(client: client, keys: RedisSnapshotKeys(prefix: "folio:"))
+            try await client.send(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+            try await client.send(["CONFIG", "SET", "maxmemory", "1"])
+            let stored = try Self.stored(10)
+            do throws(RedisError) {
+                try await snapshots.write(stored, for: Self.key, expiry: .seconds(90), retention: .zero)
+                Issue.record("a full Redis took the write")
+            } catch {
+                #expect(error.isServerError, "\(error)")
+                #expect(error.message.contains("OOM"), "\(error)")
+            }
+            try await client.send(["CONFIG", "SET", "maxmemory", "0"])
+            await client.close()
+        }
+    }
+
     @Test func everyKeyExpiresAndNoneNamesTheUpstreamURL() async throws {
         try await RedisServer.with { server in
             let client = RedisClient(server.configuration())

@@ -156,6 +156,10 @@ extension SharedSnapshotStore: FillCoordination {
             logger.warning(
                 "shared snapshot failed its check",
                 metadata: ["folio.route": "\(key.route)", "token": "\(newest.token)"])
+            // Its keys go, so the fill that follows writes the list whole instead of only
+            // renewing the expiry of a bad part (a refill of the same list has the same token).
+            try? await redis.supersede(
+                RedisSnapshotKeys.hash(key), token: newest.token, retention: .zero, atMilliseconds: wallClock())
             return nil
         }
         // Its route order and search columns are built on the fill workers, as a fill's are.
