@@ -76,6 +76,17 @@ struct SharedStoreTests {
         try #require(try (answer.json["paging"] as? [String: Any])?["snapshot"] as? String)
     }
 
+    /// `count` requests at once, to the replicas in turn.
+    static func answers(_ count: Int, from replicas: [Replica]) async throws -> [HTTPAnswer] {
+        try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
+            for index in 0..<count {
+                let replica = replicas[index % replicas.count]
+                group.addTask { try await withHTTPClient { try await $0.answer(replica.url) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     @Test func concurrentColdRequestsOnTwoReplicasMakeOneUpstreamFetch() async throws {
         let list = Versioned()
         try await RedisServer.with { redis in
@@ -85,19 +96,35 @@ struct SharedStoreTests {
                 return reply
             }) { upstream in
                 try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
-                    let answers = try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
-                        for index in 0..<12 {
-                            let replica = replicas[index % 2]
-                            group.addTask { try await withHTTPClient { try await $0.answer(replica.url) } }
-                        }
-                        return try await group.reduce(into: []) { $0.append($1) }
-                    }
+                    let answers = try await Self.answers(12, from: replicas)
                     #expect(answers.allSatisfy { $0.status == 200 })
                     #expect(upstream.requestCount == 1, "one fetch for both replicas")
                     let statuses = answers.compactMap { $0.headers["Cache-Status"].first }
                     #expect(statuses.filter { $0.contains("fwd=miss; stored") }.count == 1, "\(statuses)")
                     #expect(statuses.filter { $0.contains("collapsed") }.count == 11, "\(statuses)")
                     #expect(Set(try answers.map(Self.token)).count == 1)
+                }
+            }
+        }
+    }
+
+    /// When the one fill for all replicas gets the upstream's error answer, the replicas that
+    /// waited for it pass that answer back too (SPEC 3.5, 5.5: "they get its error"), not a 502.
+    @Test func replicasThatWaitedGetTheUpstreamsErrorAnswer() async throws {
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in
+                TestUpstream.Reply(
+                    status: 503, headers: [("Content-Type", "text/plain"), ("Retry-After", "30")],
+                    body: Array("down for maintenance".utf8), delay: .milliseconds(600))
+            }) { upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    let answers = try await Self.answers(6, from: replicas)
+                    #expect(upstream.requestCount == 1, "one fetch for both replicas")
+                    for answer in answers {
+                        #expect(answer.status == 503, "\(answer.status) \(answer.text)")
+                        #expect(answer.text == "down for maintenance")
+                        #expect(answer.headers["Retry-After"].first == "30")
+                    }
                 }
             }
         }

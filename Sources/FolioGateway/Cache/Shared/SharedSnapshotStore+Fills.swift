@@ -62,9 +62,11 @@ extension SharedSnapshotStore: FillCoordination {
                     }
                     owner = try await redis.lockOwner(key)
                 }
-                if let holder, let failure = try await redis.failure(key, owner: holder) {
-                    throw FolioError.upstreamFailed(
-                        "Another replica's fill of this list failed: \(String(decoding: failure, as: UTF8.self))")
+                if let holder, let recorded = try await redis.failure(key, owner: holder) {
+                    let failure = FillFailure(recorded)
+                    // The upstream's own error answer is passed back here as on the filler.
+                    if let answer = failure.answer { return .filled(.upstream(answer)) }
+                    throw FolioError.upstreamFailed("Another replica's fill of this list failed: \(failure.detail)")
                 }
             } catch let error as RedisError {
                 health.failed(.lock, error)
@@ -84,12 +86,12 @@ extension SharedSnapshotStore: FillCoordination {
         do {
             result = try await fill()
         } catch {
-            await release(key, owner: owner, hash: hash, failure: FolioError.mapping(error).detail)
+            await release(key, owner: owner, hash: hash, failure: FillFailure(detail: FolioError.mapping(error).detail))
             throw error
         }
-        let failure: String?
+        let failure: FillFailure?
         switch result {
-        case .upstream(let answer): failure = "the upstream answered \(answer.status)"
+        case .upstream(let answer): failure = FillFailure(answer)
         // Nothing shared after an uncacheable answer: a waiter fills for itself.
         case .uncacheable, .stored, .revalidated, .shared: failure = nil
         }
@@ -101,10 +103,10 @@ extension SharedSnapshotStore: FillCoordination {
         return .filled(result)
     }
 
-    private func release(_ key: CacheKey, owner: String, hash: String, failure: String?) async {
+    private func release(_ key: CacheKey, owner: String, hash: String, failure: FillFailure?) async {
         do {
             if let failure {
-                try await redis.recordFailure(key, owner: owner, failure: Array(failure.utf8), expiry: .seconds(10))
+                try await redis.recordFailure(key, owner: owner, failure: failure.encoded, expiry: .seconds(10))
             }
             try await redis.unlock(key, owner: owner)
         } catch {
@@ -166,5 +168,43 @@ extension SharedSnapshotStore: FillCoordination {
         let snapshot = await FillWorkers.shared.run { [self] in self.snapshot(stored, shape: shape) }
         _ = local.install(snapshot, for: key, retention: shape.retention, staleFor: .zero)
         return snapshot
+    }
+}
+
+/// Why a replica's fill failed, as it records it for the replicas that waited: the error's
+/// text, and when the upstream answered with an error, that answer (status, end-to-end headers,
+/// capped body), which the waiters pass back as the filler does (SPEC 3.5, 5.5).
+struct FillFailure: Codable, Equatable {
+    var detail: String
+    var status: Int?
+    var headers: [[String]]?
+    var body: Data?
+
+    init(detail: String) {
+        self.detail = detail
+    }
+
+    init(_ answer: UpstreamAnswer) {
+        detail = "the upstream answered \(answer.status)"
+        status = answer.status
+        headers = answer.headers.map { [$0.name, $0.value] }
+        body = Data(answer.body)
+    }
+
+    /// A record as `encoded` wrote it; any other bytes (an older replica's plain text) are
+    /// the detail.
+    init(_ recorded: [UInt8]) {
+        self =
+            (try? JSONDecoder().decode(FillFailure.self, from: Data(recorded)))
+            ?? FillFailure(detail: String(decoding: recorded, as: UTF8.self))
+    }
+
+    var encoded: [UInt8] { Array((try? JSONEncoder().encode(self)) ?? Data(detail.utf8)) }
+
+    /// The upstream's error answer, when that was the failure.
+    var answer: UpstreamAnswer? {
+        guard let status else { return nil }
+        let pairs = (headers ?? []).compactMap { $0.count == 2 ? (name: $0[0], value: $0[1]) : nil }
+        return UpstreamAnswer(status: status, headers: pairs, body: Array(body ?? Data()))
     }
 }
