@@ -79,17 +79,22 @@ struct FrontDoorTests {
                 _ = try await client.execute(uri: "/objects?pageSize=2", method: .get)
                 let channel = try Self.frontDoor(server)
                 // Not kept yet (another page size), for a closing connection, HTTP/1.0: each head
-                // whole, and the kept page after them still answered here.
+                // whole (HTTP/1.0 without keep-alive told to close), and the kept page after them
+                // still answered here.
                 let others = [
                     "GET /objects?pageSize=3 HTTP/1.1\r\nHost: folio\r\n\r\n",
                     "GET /objects?pageSize=2 HTTP/1.1\r\nHost: folio\r\nConnection: close\r\n\r\n",
-                    "GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\n\r\n",
+                    "GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\nConnection: keep-alive\r\n\r\n",
                 ]
                 for head in others {
                     try channel.writeInbound(ByteBuffer(string: head))
                     #expect(try Self.handedOn(channel) == head)
                     #expect(try Self.written(channel) == "")
                 }
+                try channel.writeInbound(ByteBuffer(string: "GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\n\r\n"))
+                #expect(
+                    try Self.handedOn(channel)
+                        == "GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\nConnection: close\r\n\r\n")
                 try channel.writeInbound(ByteBuffer(string: Self.page))
                 #expect(try Self.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"))
 
@@ -227,6 +232,21 @@ struct FrontDoorTests {
                 #expect(text.hasPrefix("HTTP/1.1 200 OK"))
                 #expect(text.utf8.count - text.utf8.distance(from: text.startIndex, to: head.upperBound) == expected)
                 await connection.close()
+            }
+        }
+    }
+
+    /// HTTP/1.0 without keep-alive: the connection closes after the answer (RFC 9112, 9.3), for
+    /// a page the responder renders and for one kept.
+    @Test func anHTTP10RequestWithoutKeepAliveEndsItsConnection() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { client, _ in
+                for _ in 0..<2 {
+                    let connection = try await RawConnection.open(port: try #require(client.port))
+                    try await connection.send("GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\n\r\n")
+                    #expect(await connection.waitForClose(limit: .seconds(10)), "open 10 s after its answer")
+                    #expect(connection.received.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                }
             }
         }
     }

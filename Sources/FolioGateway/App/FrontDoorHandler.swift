@@ -91,7 +91,7 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
                     kept.declineNextHead()
                 }
                 let headsBefore = kept.headsRead
-                context.fireChannelRead(wrapInboundOut(bytes))
+                context.fireChannelRead(wrapInboundOut(head.closesConnection ? Self.closing(bytes) : bytes))
                 if decoderFollows, kept.headsRead == headsBefore {
                     // The decoder refused the head (its error answer closes the connection): no
                     // later head may be answered here, ahead of that answer.
@@ -104,6 +104,14 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         if wrote { context.flush() }
+    }
+
+    /// `head` with `Connection: close` added: an HTTP/1.0 request without keep-alive, whose
+    /// connection ends after its answer; Hummingbird, which sees only HTTP types, closes it then.
+    static func closing(_ head: ByteBuffer) -> ByteBuffer {
+        var bytes = head.getSlice(at: head.readerIndex, length: head.readableBytes - 2)!
+        bytes.writeString("Connection: close\r\n\r\n")
+        return bytes
     }
 
     /// Writes that had piled up have drained: the connection made progress (a slow client
