@@ -51,15 +51,17 @@ struct DrainTests {
                 configuration: configuration, logger: quietLogger, onListening: { clientPort.set($0) })
             let service = ServerLifecycle(server: server, drainSignals: [], reloadSignals: [])
             let running = Task { try await service.run() }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            defer { running.cancel() }
             let port = try await clientPort.value()
             service.drain()
             try await waitUntil("draining") { !server.readiness.isReady }
             // Still within the delay: endpoints are being removed, traffic is still served.
-            #expect(try await http.answer("http://127.0.0.1:\(port)/objects").status == 200)
+            let status = try await withHTTPClient { http in
+                try await http.answer("http://127.0.0.1:\(port)/objects").status
+            }
+            #expect(status == 200)
             running.cancel()
             _ = await running.result
-            try await http.shutdown()
         }
     }
 

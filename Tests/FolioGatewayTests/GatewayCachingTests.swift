@@ -367,17 +367,21 @@ import Testing
     /// the request that started it, but is not stored.
     @Test func aRequestAfterADropNeverJoinsAFillThatBeganBeforeIt() async throws {
         let version = Mutex("v1")
+        let answered = Mutex<[String]>([])
         try await withTestUpstream({ request in
             if request.method == "POST" { return .json("{}") }
-            var reply = Self.reply([], tag: version.withLock { $0 })
-            reply.delay = .milliseconds(800)
+            let tag = version.withLock { $0 }
+            answered.withLock { $0.append(tag) }
+            var reply = Self.reply([], tag: tag)
+            reply.delay = .milliseconds(1_500)
             return reply
         }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
                 let url = "http://127.0.0.1:\(try #require(client.port))/objects"
                 try await withHTTPClient { http in
                     async let before = http.answer(url)
-                    try await Task.sleep(for: .milliseconds(300))
+                    // The first fill has its answer from the upstream (sent after 1.5 s).
+                    #expect(await eventually { answered.withLock { $0 } == ["v1"] })
                     version.withLock { $0 = "v2" }
                     #expect(try await http.answer(url, method: .POST).status == 200)
                     let after = try await http.answer(url)
