@@ -140,8 +140,7 @@ extension Gateway {
                 envelope: route.config.paging.envelope))
         return listAnswer(
             request, route: route, status: status, headers: headers, entity: entity, etag: etag, body: bytes,
-            snapshot: snapshot,
-            grew: &grew)
+            snapshot: snapshot, grew: &grew)
     }
 
     /// An upstream error answer, passed back with its end-to-end headers and decoded body.

@@ -193,7 +193,6 @@ extension Gateway {
         headers[.xTotalCount] = String(kept?.count ?? snapshot.list.count)
         return listAnswer(
             request, route: route, status: .ok, headers: headers, entity: [.contentType: "application/json"],
-            etag: etag,
-            body: bytes, snapshot: snapshot, grew: &grew)
+            etag: etag, body: bytes, snapshot: snapshot, grew: &grew)
     }
 }

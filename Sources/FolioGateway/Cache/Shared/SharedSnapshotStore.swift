@@ -206,17 +206,17 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Sends the drops kept while Redis was unavailable; true when none is left. Called with
     /// Redis back, before requests use it again (`SharedStoreService`).
     func replayDrops() async -> Bool {
-        let drops = pendingDrops.withLock { pending in
+        var drops = pendingDrops.withLock { pending in
             defer { pending = [:] }
             return pending
         }
-        for (index, (route, retention)) in drops.sorted(by: { $0.key < $1.key }).enumerated() {
+        while let (route, retention) = drops.first {
             do {
                 try await sendDrop(route: route, retention: retention)
+                drops[route] = nil
             } catch {
-                for (route, retention) in drops.sorted(by: { $0.key < $1.key })[index...] {
-                    keepDrop(route: route, retention: retention)
-                }
+                // This one and those not sent yet wait for the next ping.
+                for (route, retention) in drops { keepDrop(route: route, retention: retention) }
                 health.failed(.drop, error)
                 return false
             }
