@@ -335,7 +335,7 @@ import Testing
             }
             // Released when all 16 are here; the deadline only ends a failing run.
             let deadline = ContinuousClock.now + .seconds(5)
-            while waiting.withLockedValue({ $0.now }) < 16, ContinuousClock.now < deadline {
+            while waiting.withLockedValue({ $0.now }) < 16, ContinuousClock.now < deadline, !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(5))
             }
             return paged.reply(request)

@@ -14,7 +14,11 @@ struct UpstreamClientGetTests {
         // The server holds each later chunk back until the sink has seen the one before, so a
         // client that buffered the whole body first could never finish.
         let gate: @Sendable (Int) async -> Void = { index in
-            while received.withLockedValue({ $0 }) < index { try? await Task.sleep(for: .milliseconds(5)) }
+            // Ends when cancelled (the client gave up): a cancelled sleep throws at once, and
+            // this loop would then spin forever on one of the pool's two threads.
+            while received.withLockedValue({ $0 }) < index, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
         }
         try await withTestUpstream({ _ in
             var reply = TestUpstream.Reply(headers: [("Content-Type", "application/json")], chunks: parts)

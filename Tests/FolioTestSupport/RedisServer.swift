@@ -101,14 +101,27 @@ public struct RedisServer: Sendable {
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
     }
 
-    /// Starts `path` with `arguments`, stdout and stderr to /dev/null, no signal blocked; one
-    /// launch at a time with Foundation's (`ChildProcess.launching`).
+    /// Starts `path` with `arguments`, stdout and stderr to /dev/null, no other descriptor
+    /// inherited, no signal blocked; one launch at a time with Foundation's
+    /// (`ChildProcess.launching`).
     static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else is inherited: a pipe another test holds open (a log drain, a child's
+        // stderr) would otherwise stay open in this server, and that test's read to end of file
+        // would wait, blocking a thread of the pool, until the server is stopped. Two such
+        // waits froze every test for over a minute.
+        // (glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc does
+        // not import, looked up by name.)
+        if let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard unsafeBitCast(closeFrom, to: CloseFrom.self)(&actions, 3) == 0 else {
+                throw RedisTestFailure("posix_spawn_file_actions_addclosefrom_np failed")
+            }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
