@@ -42,6 +42,61 @@ struct DrainTests {
         }
     }
 
+    /// Answers still being sent when the drain starts (a slow client has not read them yet)
+    /// arrive whole, one rendered by the responder and one kept and written by the front door,
+    /// and the drain ends clean: closing a connection waits for the bytes written before.
+    @Test func answersBeingSentWhenTheDrainStartsArriveWhole() async throws {
+        let count = 150_000
+        let body = objectsBody(count).body
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 60s",
+                route: "maxPageSize: \(count)")
+            let (connections, termination) = try await withFolio(yaml) { folio in
+                var connections: [RawConnection] = []
+                for _ in 0..<2 {  // a miss, then a hit
+                    let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
+                    try await connection.send("GET /objects?pageSize=\(count) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                    connection.readMore()
+                    try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+                    connections.append(connection)
+                }
+                folio.service.drain()
+                try await Task.sleep(for: .milliseconds(300))
+                for connection in connections { try await connection.readSlowly(upTo: .max, pause: .milliseconds(2)) }
+                return connections
+            }
+            #expect(termination == .drained)
+            for connection in connections {
+                #expect(connection.isClosed)
+                let progress = try #require(connection.answerProgress)
+                #expect(progress.contentLength > 8_000_000)
+                #expect(progress.bodyBytes == progress.contentLength)
+            }
+        }
+    }
+
+    /// An answer a client does not read within `drainTimeout` is cut off, and the drain says so
+    /// (exit status 1), rather than dropping the unsent bytes and reporting a clean drain.
+    @Test func anAnswerNotTakenWithinTheDrainTimeoutIsCutOff() async throws {
+        let count = 150_000
+        let body = objectsBody(count).body
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 500ms",
+                route: "maxPageSize: \(count)")
+            let (connection, termination) = try await withFolio(yaml) { folio in
+                let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
+                try await connection.send("GET /objects?pageSize=\(count) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                connection.readMore()
+                try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+                return connection
+            }
+            #expect(termination == .cutOff)
+            await connection.close()
+        }
+    }
+
     @Test func theListenerKeepsAcceptingDuringShutdownDelay() async throws {
         try await withTestUpstream({ _ in .json("[1,2]") }) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "shutdownDelay: 1h")

@@ -40,6 +40,7 @@ struct RawRequestHeadTests {
     /// Read whole, but handed to the decoder: a GET or HEAD Hummingbird must answer.
     @Test(arguments: [
         "GET /objects HTTP/1.0\r\nHost: folio\r\nConnection: keep-alive\r\n\r\n",
+        "GET /objects HTTP/1.0\r\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nConnection: close\r\n\r\n",
@@ -49,21 +50,6 @@ struct RawRequestHeadTests {
     ])
     func handedOnWhole(_ text: String) {
         #expect(Self.read(text) == .head(RawRequestHead(length: text.utf8.count, isPlain: false, isHead: false)))
-    }
-
-    /// An HTTP/1.0 request without keep-alive ends its connection after the answer: it is
-    /// handed on with `Connection: close`, which Hummingbird honours. With keep-alive, or over
-    /// HTTP/1.1, nothing is added.
-    @Test func http10WithoutKeepAliveIsHandedOnClosing() {
-        let closing = "GET /objects HTTP/1.0\r\nHost: folio\r\n\r\n"
-        #expect(
-            Self.read(closing)
-                == .head(
-                    RawRequestHead(length: closing.utf8.count, isPlain: false, isHead: false, closesConnection: true)))
-        let kept = "HEAD /objects HTTP/1.0\r\nHost: folio\r\nConnection: Keep-Alive\r\n\r\n"
-        #expect(Self.read(kept) == .head(RawRequestHead(length: kept.utf8.count, isPlain: false, isHead: true)))
-        let handedOn = FrontDoorHandler.closing(ByteBuffer(string: closing))
-        #expect(String(buffer: handedOn) == "GET /objects HTTP/1.0\r\nHost: folio\r\nConnection: close\r\n\r\n")
     }
 
     /// A body, another protocol, or syntax the strict reading does not take: the decoder reads

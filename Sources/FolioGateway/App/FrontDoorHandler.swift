@@ -15,10 +15,13 @@ import NIOCore
 /// is owed every later head follows it (the answers keep their order). Anything it does not
 /// read as a bodyless head (a body, an upgrade, odd syntax) hands the rest of the connection to
 /// the decoder for good. It keeps the idle timeout in Hummingbird's place, since requests it
-/// answers never reach Hummingbird's connection state handler.
-final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// answers never reach Hummingbird's connection state handler, and it holds back the closes
+/// asked for behind it until what was written before them has been sent.
+final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     private let kept: KeptAnswerHandler
     private let idleTimeout: TimeAmount?
@@ -27,6 +30,8 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The decoder reads everything from now on.
     private var handingOnForever = false
     private var idleCheck: Scheduled<Void>?
+    /// Bytes the client had acknowledged at the last idle check.
+    private var acknowledgedAtLastCheck: UInt64 = 0
 
     /// NIO's decoder and `kept` follow in the pipeline (false only where a test reads what is
     /// handed on as bytes): a head handed on that does not reach `kept` was refused.
@@ -91,7 +96,7 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
                     kept.declineNextHead()
                 }
                 let headsBefore = kept.headsRead
-                context.fireChannelRead(wrapInboundOut(head.closesConnection ? Self.closing(bytes) : bytes))
+                context.fireChannelRead(wrapInboundOut(bytes))
                 if decoderFollows, kept.headsRead == headsBefore {
                     // The decoder refused the head (its error answer closes the connection): no
                     // later head may be answered here, ahead of that answer.
@@ -104,14 +109,6 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         if wrote { context.flush() }
-    }
-
-    /// `head` with `Connection: close` added: an HTTP/1.0 request without keep-alive, whose
-    /// connection ends after its answer; Hummingbird, which sees only HTTP types, closes it then.
-    static func closing(_ head: ByteBuffer) -> ByteBuffer {
-        var bytes = head.getSlice(at: head.readerIndex, length: head.readableBytes - 2)!
-        bytes.writeString("Connection: close\r\n\r\n")
-        return bytes
     }
 
     /// Writes that had piled up have drained: the connection made progress (a slow client
@@ -132,6 +129,22 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// A close asked for behind the front door waits until everything written before it has
+    /// been sent: NIO's close drops unsent writes, and the closes that come after an answer
+    /// (Hummingbird's on shutdown and after `Connection: close`, NIO's after the client's
+    /// half-close) would cut a large answer short. An empty write marks the point; its promise
+    /// completes once the bytes ahead of it are out (or the connection failed). A client that
+    /// stops reading is still closed by the idle timeout, whose close starts here and so does
+    /// not wait, and a drain's deadline ends the process regardless.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode != .input, context.channel.isActive else { return context.close(mode: mode, promise: promise) }
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: sent)
+        sent.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { _ in
+            context.close(mode: mode, promise: promise)
+        }
     }
 
     private func answer(_ bytes: ByteBuffer, _ context: ChannelHandlerContext) -> SentAnswer? {
@@ -172,8 +185,19 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
         idleCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) { [self] in
             idleCheck = nil
             guard let idleTimeout else { return }
-            // Busy while the responder works on a request or answers wait to be sent.
-            let busy = kept.owesAnswer || !context.channel.isWritable
+            let busy: Bool
+            if let acknowledged = AcknowledgedBytes.of(context.channel) {
+                // Bytes the client takes are progress; a client that stops reading ends with
+                // the timeout like an idle one. An owed answer is busy only while nothing waits
+                // for the client.
+                if acknowledged > acknowledgedAtLastCheck { kept.touch() }
+                acknowledgedAtLastCheck = acknowledged
+                let unsent = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+                busy = kept.owesAnswer && unsent == 0
+            } else {
+                // No count of what the client took: busy while anything is owed or unsent.
+                busy = kept.owesAnswer || !context.channel.isWritable
+            }
             switch IdleTimeout.decide(now: .now(), lastActive: kept.lastActive, busy: busy, timeout: idleTimeout)
             {
             case .close:
@@ -187,9 +211,11 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
 
 /// When an idle connection is closed: Hummingbird's rule (a connection is idle while no answer
 /// is owed; it is closed once idle for the timeout since its last answer or its start), kept by
-/// `FrontDoorHandler`, which also counts it busy while its answers wait to be sent (a slow
-/// client reading a large page) and active when they drain. A head or body still being read
-/// does not count as activity, so slow header and body trickles end too. Pure, for table tests.
+/// `FrontDoorHandler`, which also counts any bytes sent as activity (a slow client reading a
+/// large page stays) and an owed answer as busy only while nothing waits for the client to read
+/// (a client that stops reading is closed like an idle one, as nginx's `send_timeout` does).
+/// A head or body still being read does not count as activity, so slow header and body
+/// trickles end too. Pure, for table tests.
 enum IdleTimeout {
     enum Decision: Equatable {
         case close

@@ -135,8 +135,8 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Hummingbird's HTTP/1.1 child channel with a `KeptAnswerHandler` after its connection state
-/// handler and a `FrontDoorHandler` before its HTTP/1 codec, which keeps the idle timeout
-/// (`http1` must have none).
+/// handler, a `FrontDoorHandler` before its HTTP/1 codec, which keeps the idle timeout (`http1`
+/// must have none), and an `HTTP10CloseHandler` after its decoder.
 struct KeptAnswerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -153,6 +153,8 @@ struct KeptAnswerChannel: ServerChildChannel {
             // Before the response encoder, which comes before the decoder: its answers are bytes.
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
             try pipeline.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout), position: .before(encoder))
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(HTTP10CloseHandler(), position: .after(decoder))
             return value
         }
     }

@@ -12,9 +12,6 @@ struct RawRequestHead: Equatable {
     /// than `keep-alive`, `Expect`, values beyond ASCII).
     var isPlain: Bool
     var isHead: Bool
-    /// An HTTP/1.0 request without `Connection: keep-alive`: the connection ends after its
-    /// answer (RFC 9112, 9.3), which Hummingbird, reading only HTTP types, cannot tell.
-    var closesConnection = false
 
     /// What the bytes at the start of a buffer are.
     enum Reading: Equatable {
@@ -37,7 +34,6 @@ struct RawRequestHead: Equatable {
         guard let line = lines.next() else { return lines.incompleteOrTooLong }
         guard let requestLine = RequestLine(bytes, line) else { return .handOnForever }
         var isPlain = requestLine.isPlain
-        var keepAlive = false
         var hosts = 0
         while true {
             guard let line = lines.next() else { return lines.incompleteOrTooLong }
@@ -46,18 +42,14 @@ struct RawRequestHead: Equatable {
             switch field.kind {
             case .framing: return .handOnForever
             case .host: hosts += 1
-            case .connection:
-                if field.valueIs("keep-alive", in: bytes) { keepAlive = true } else { isPlain = false }
+            case .connection: if !field.valueIs("keep-alive", in: bytes) { isPlain = false }
             case .expect: isPlain = false
             case .other: break
             }
             if !field.isASCII { isPlain = false }
         }
         if hosts != 1 { isPlain = false }
-        return .head(
-            RawRequestHead(
-                length: lines.position, isPlain: isPlain, isHead: requestLine.isHead,
-                closesConnection: requestLine.isHTTP10 && !keepAlive))
+        return .head(RawRequestHead(length: lines.position, isPlain: isPlain, isHead: requestLine.isHead))
     }
 
     /// Hummingbird's request for a head `read` found plain, as NIO's decoder and
@@ -132,7 +124,6 @@ extension RawRequestHead {
         var target: Range<Int>
         var isHead: Bool
         var isPlain: Bool
-        var isHTTP10: Bool
 
         /// Nil for anything but `GET` or `HEAD SP /target SP HTTP/1.x` in visible ASCII: other
         /// methods are rare on a cached list, and llhttp refuses some tokens (`CONNECT` reads
@@ -157,9 +148,7 @@ extension RawRequestHead {
             isHead = RawRequestHead.matches(bytes, method, "HEAD")
             guard isGet || isHead, bytes[targetStart] == UInt8(ascii: "/") else { return nil }
             isPlain = minor == UInt8(ascii: "1")
-            isHTTP10 = minor == UInt8(ascii: "0")
         }
-
     }
 
     private struct FieldLine {

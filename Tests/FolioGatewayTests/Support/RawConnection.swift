@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -44,6 +45,38 @@ final class RawConnection: Sendable {
     /// Reads once more (see `open(port:readingWhenAsked:)`).
     func readMore() {
         channel.read()
+    }
+
+    /// Reads as a slow client does, one `readMore()` every `pause`, until `count` bytes came or
+    /// the server closed the connection (at most `limit`, a safety net).
+    func readSlowly(upTo count: Int, pause: Duration = .milliseconds(25), limit: Duration = .seconds(60)) async throws {
+        let end = ContinuousClock.now + limit
+        while !isClosed, receivedCount < count, ContinuousClock.now < end {
+            readMore()
+            try await Task.sleep(for: pause)
+        }
+    }
+
+    /// Ends what this side sends (a half-close): the server reads the end of input.
+    func halfClose() async throws {
+        try await channel.close(mode: .output)
+    }
+
+    /// The first answer received so far: the `Content-Length` its head gives and how many bytes
+    /// after its head came; nil until the whole head is in.
+    var answerProgress: (contentLength: Int, bodyBytes: Int)? {
+        let bytes = self.bytes.withLockedValue { $0 }
+        let blank = Array("\r\n\r\n".utf8)
+        guard
+            let end = (0...max(0, bytes.count - 4)).first(where: {
+                bytes[$0..<min($0 + 4, bytes.count)].elementsEqual(blank)
+            })
+        else { return nil }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        return (length, bytes.count - end - 4)
     }
 
     /// How many bytes came so far.
