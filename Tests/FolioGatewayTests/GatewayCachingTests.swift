@@ -137,6 +137,39 @@ import Testing
         }
     }
 
+    /// A 304 whose fields forbid storing confirms the list for its own request only: it is
+    /// served as uncacheable and the stored list is not renewed, so its stale-if-error window
+    /// still counts from its own expiry.
+    @Test(arguments: [("Cache-Control", "no-store"), ("Set-Cookie", "session=1")])
+    func aNotStorable304IsServedButNotInstalled(_ field: (String, String)) async throws {
+        let clock = TestClock()
+        let failing = Mutex(false)
+        try await withTestUpstream({ request in
+            if failing.withLock({ $0 }) { return TestUpstream.Reply(status: 500) }
+            if request.header("If-None-Match") == "\"v1\"" {
+                return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\""), field])
+            }
+            return Self.reply([("Cache-Control", "max-age=10"), ("ETag", "\"v1\"")])
+        }) { upstream in
+            let route = "cache: { staleWhileRevalidate: 0s, staleIfError: 15s }"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: route), now: clock.now) { client, _ in
+                let first = try await client.execute(uri: "/objects", method: .get)
+                clock.advance(.seconds(20))
+                let confirmed = try await client.execute(uri: "/objects", method: .get)
+                #expect(confirmed.status == .ok)
+                #expect(confirmed.header("Cache-Status") == "folio; fwd=uri-miss")
+                #expect(try rawItems(String(buffer: confirmed.body)) == rawItems(String(buffer: first.body)))
+                #expect(upstream.requests.last?.header("If-None-Match") == "\"v1\"")
+                // Stored at 0, fresh until 10, servable on error until 25: at 30 the error
+                // passes, where a renewal at 20 would have served the list stale until 35.
+                clock.advance(.seconds(10))
+                failing.withLock { $0 = true }
+                let failed = try await client.execute(uri: "/objects", method: .get)
+                #expect(failed.status == .internalServerError)
+            }
+        }
+    }
+
     @Test func staleWhileRevalidateServesAtOnceAndRefreshesOnce() async throws {
         let clock = TestClock()
         let version = Mutex("v1")

@@ -26,7 +26,11 @@ extension FillPipeline {
                 freshness.lifetime = previous.freshUntil - previous.storedAt
                 freshness.mustRevalidate = previous.mustRevalidate
             }
-            return .revalidated(previous.renewed(at: now(), freshness: freshness))
+            // One whose fields forbid storing (`no-store`, `private`, `Set-Cookie`, `Vary: *`)
+            // confirms the list for this request only: it is not installed, so the stored list
+            // is not renewed, nor are its stale windows.
+            let renewed = previous.renewed(at: now(), freshness: freshness)
+            return freshness.storable ? .revalidated(renewed) : .uncacheable(renewed)
         }
         guard sink.indexes else { return .upstream(UpstreamAnswer(head: head, body: sink.collected)) }
         return try await FillWorkers.shared.run { [self, freshness] in
