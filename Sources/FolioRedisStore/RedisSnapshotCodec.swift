@@ -62,10 +62,13 @@ public enum RedisSnapshotCodec {
             lastModified: decoded.lastModified, mustRevalidate: decoded.mustRevalidate)
     }
 
-    /// The stored list, or nil when the metadata is not Folio's, a part is missing, or the
-    /// elements do not give the token (or count, or size) the metadata claims.
-    public static func decode(meta: [UInt8], parts: [[UInt8]?]) async -> StoredList? {
-        guard var decoder = Decoder(meta: meta), parts.count == decoder.parts else { return nil }
+    /// The stored list, or nil when the metadata is not Folio's, a part is missing, the list
+    /// breaks `limits`, or the elements do not give the token (or count, or size) the metadata
+    /// claims.
+    public static func decode(meta: [UInt8], parts: [[UInt8]?], limits: IndexLimits = IndexLimits()) async
+        -> StoredList?
+    {
+        guard var decoder = Decoder(meta: meta, limits: limits), parts.count == decoder.parts else { return nil }
         for part in parts {
             guard let part, await decoder.append(part) else { return nil }
         }
@@ -82,13 +85,20 @@ public enum RedisSnapshotCodec {
         private var received = 0
         private var failed = false
 
-        /// Nil when `meta` is not Folio's metadata.
-        public init?(meta: [UInt8]) {
+        /// Nil when `meta` is not Folio's metadata, or claims a list larger than `limits`
+        /// allow. The list is indexed under the same limits as an upstream's (`limits:` of the
+        /// config), so a list one replica stored is read back by another with its nesting
+        /// depth and item count allowed, and a record claiming gigabytes reserves nothing.
+        public init?(meta: [UInt8], limits: IndexLimits) {
             guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
-                meta.parts >= 0, meta.bytes >= 0
+                meta.parts >= 0, meta.bytes >= 0, meta.bytes <= limits.maxBytes, meta.count <= limits.maxItems
             else { return nil }
             self.meta = meta
-            box = IndexerBox(ListIndexer(items: .root, limits: IndexLimits(maxBytes: meta.bytes), sort: meta.sort))
+            box = IndexerBox(
+                ListIndexer(
+                    items: .root,
+                    limits: IndexLimits(maxBytes: meta.bytes, maxItems: limits.maxItems, maxDepth: limits.maxDepth),
+                    sort: meta.sort))
             box.indexer.reserve(additionalBytes: meta.bytes)
         }
 

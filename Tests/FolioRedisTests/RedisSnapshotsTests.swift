@@ -47,6 +47,34 @@ struct RedisSnapshotsTests {
         #expect(await RedisSnapshotCodec.decode(meta: Array("{}".utf8), parts: parts) == nil)
     }
 
+    /// A list is read back under the config's limits, as an upstream's is: deeper than the
+    /// default 128 levels when `maxJSONDepth` allows it, and refused when it has more items or
+    /// bytes than allowed (before anything is reserved for it) or nests deeper.
+    @Test func theCodecReadsUnderTheLimitsItIsGiven() async throws {
+        let deep = String(repeating: "[", count: 150) + String(repeating: "]", count: 150)
+        let body = "[" + deep + "," + deep + "]"
+        var indexer = ListIndexer(items: .root, limits: IndexLimits(maxDepth: 200), sort: [])
+        try indexer.append(Array(body.utf8))
+        _ = try indexer.endBody()
+        let (list, token) = try indexer.finish()
+        let stored = StoredList(
+            list: list, token: token, sort: [], storedAtMilliseconds: 0, lifetimeMilliseconds: 1_000, etag: nil,
+            lastModified: nil, mustRevalidate: false)
+        let (meta, parts) = RedisSnapshotCodec.encode(stored, partBytes: 64)
+        let read = await RedisSnapshotCodec.decode(meta: meta, parts: parts, limits: IndexLimits(maxDepth: 200))
+        #expect(read?.token == token)
+        #expect(read.map { Self.elements($0.list) } == Self.elements(list))
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: parts, limits: IndexLimits(maxDepth: 150)) == nil)
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: parts, limits: IndexLimits(maxItems: 1)) == nil)
+        #expect(
+            await RedisSnapshotCodec.decode(
+                meta: meta, parts: parts, limits: IndexLimits(maxBytes: body.utf8.count - 1))
+                == nil)
+        #expect(
+            RedisSnapshotCodec.Decoder(meta: meta, limits: IndexLimits(maxBytes: body.utf8.count - 1)) == nil,
+            "refused from its metadata alone")
+    }
+
     @Test func anotherReplicaReadsWhatOneWrote() async throws {
         try await RedisServer.with { server in
             let writer = RedisSnapshots(

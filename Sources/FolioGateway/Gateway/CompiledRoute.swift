@@ -55,8 +55,7 @@ final class CompiledRoute: Sendable {
             dialect: p.dialect
         )
         self.itemsPointer = route.items
-        self.indexLimits = IndexLimits(
-            maxBytes: limits.maxUpstreamBytes, maxItems: limits.maxItems, maxDepth: limits.maxJSONDepth)
+        self.indexLimits = limits.indexLimits
         self.varyNames = route.vary.map { $0.lowercased() }
         self.forwardQuery = Set(route.forwardQuery)
         self.defaultSort = route.sort
@@ -75,4 +74,11 @@ final class CompiledRoute: Sendable {
     }
 
     var name: String { config.name }
+}
+
+extension Configuration.Limits {
+    /// The caps an indexer applies to one list: an upstream's, or one read back from Redis.
+    var indexLimits: IndexLimits {
+        IndexLimits(maxBytes: maxUpstreamBytes, maxItems: maxItems, maxDepth: maxJSONDepth)
+    }
 }
