@@ -38,14 +38,17 @@ extension IndexedBody {
         let negative = raw.first == UInt8(ascii: "-")
         let digits = raw.dropFirst(negative ? 1 : 0)
         guard !digits.isEmpty else { return nil }
+        // Accumulated on the negative side, which reaches one further: `Int.min` fits.
         var value = 0
         for byte in digits {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             let (times, o1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            let (sum, o2) = times.subtractingReportingOverflow(Int(byte - UInt8(ascii: "0")))
             if o1 || o2 { return nil }
             value = sum
         }
-        return negative ? -value : value
+        if negative { return value }
+        let (positive, overflow) = (0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
     }
 }

@@ -29,6 +29,15 @@ import Testing
         #expect(try value(#""v":99999999999999999999"#) == .other)
     }
 
+    /// `Int`'s whole range, both ends included; one beyond either end is not an integer.
+    @Test func integersAtTheEdgesOfInt() throws {
+        #expect(try value(#""v":\#(Int.max)"#) == .integer(.max))
+        #expect(try value(#""v":\#(Int.min)"#) == .integer(.min))
+        #expect(try value(#""v":9223372036854775808"#) == .other)
+        #expect(try value(#""v":-9223372036854775809"#) == .other)
+        #expect(try value(#""v":-0"#) == .integer(0))
+    }
+
     @Test func nullAbsentAndOtherValues() throws {
         #expect(try value(#""v":null"#) == .null)
         #expect(try value(#""w":1"#) == .absent)
