@@ -30,6 +30,8 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The decoder reads everything from now on.
     private var handingOnForever = false
     private var idleCheck: Scheduled<Void>?
+    /// The input was closed from behind (a cancelled connection): closes are not held.
+    private var cutOff = false
     /// Bytes the client had acknowledged at the last idle check.
     private var acknowledgedAtLastCheck: UInt64 = 0
 
@@ -135,11 +137,16 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// been sent: NIO's close drops unsent writes, and the closes that come after an answer
     /// (Hummingbird's on shutdown and after `Connection: close`, NIO's after the client's
     /// half-close) would cut a large answer short. An empty write marks the point; its promise
-    /// completes once the bytes ahead of it are out (or the connection failed). A client that
-    /// stops reading is still closed by the idle timeout, whose close starts here and so does
-    /// not wait, and a drain's deadline ends the process regardless.
+    /// completes once the bytes ahead of it are out (or the connection failed). Requests sent
+    /// behind a drain's close are not read (NIO's pipeline handler drops them once quiescing).
+    /// A client that stops reading is still closed by the idle timeout, whose close starts
+    /// here and so does not wait; and once the input was closed from behind (Hummingbird does
+    /// so when a drain's deadline cancels its connections), closes are not held either.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard mode != .input, context.channel.isActive else { return context.close(mode: mode, promise: promise) }
+        if mode == .input { cutOff = true }
+        guard mode != .input, !cutOff, context.channel.isActive else {
+            return context.close(mode: mode, promise: promise)
+        }
         let sent = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: sent)
         sent.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { _ in

@@ -90,9 +90,17 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head:
+            // An answer starts: activity, so the idle timeout counts from here and not from the
+            // answer before (a long fill would leave the first bytes of a large answer too
+            // little time to be acknowledged before the next check).
+            touch()
+        case .end:
             passage.responderEnded()
             touch()
+        case .body:
+            break
         }
         context.write(data, promise: promise)
     }
