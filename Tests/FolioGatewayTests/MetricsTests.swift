@@ -106,6 +106,30 @@ struct MetricsTests {
         }
     }
 
+    /// A purge forgets the fill in flight (a later request starts its own), but the forgotten
+    /// one still fetches: both count in `folio_fills_in_flight` until they end.
+    @Test func aFillAPurgeForgotCountsUntilItEnds() async throws {
+        let gate = Latch()
+        let (body, _) = objectsBody(5)
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json(body)
+        }) { upstream in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
+                let first = Task { try await folio.get("\(folio.client)/objects").status }
+                try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
+                #expect(try await folio.post("\(folio.admin)/purge?route=objects").status == 204)
+                let second = Task { try await folio.get("\(folio.client)/objects").status }
+                try await waitUntil("a second fill reached the upstream") { upstream.headCount == 2 }
+                #expect(try await folio.metrics().value("folio_fills_in_flight") == 2)
+                gate.open()
+                #expect(try await first.value == 200)
+                #expect(try await second.value == 200)
+                #expect(try await folio.metrics().value("folio_fills_in_flight") == 0)
+            }
+        }
+    }
+
     @Test func credentialedBypassIsCountedAsBypass() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in

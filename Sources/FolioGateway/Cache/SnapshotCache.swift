@@ -22,6 +22,8 @@ final class SnapshotCache: Sendable {
     private struct State {
         var fills: [CacheKey: Fill] = [:]
         var nextFillID = 0
+        /// Fill tasks not finished yet, forgotten ones included (they still fetch).
+        var running = 0
         /// Per route, bumped by drops; every key's fill compares its route's value.
         var generations: [String: Int] = [:]
         var retired = false
@@ -100,6 +102,7 @@ final class SnapshotCache: Sendable {
                     self.state.withLock { state in
                         // A drop may have forgotten this fill, and a later one taken its place.
                         if state.fills[key]?.id == id { state.fills[key] = nil }
+                        state.running -= 1
                     }
                 }
                 let run: @Sendable () async throws -> FillResult = {
@@ -113,6 +116,7 @@ final class SnapshotCache: Sendable {
                 }
             }
             state.fills[key] = Fill(id: id, task: task)
+            state.running += 1
             return (task, .leader)
         }
     }
@@ -173,8 +177,8 @@ final class SnapshotCache: Sendable {
         await store.recount(snapshot, for: key)
     }
 
-    /// Fills running now (collapsed waiters share one).
-    var fillsInFlight: Int { state.withLock { $0.fills.count } }
+    /// Fills running now (collapsed waiters share one), those a drop forgot included.
+    var fillsInFlight: Int { state.withLock { $0.running } }
 
     /// What `/metrics` reports; computed at scrape time so requests pay nothing for it.
     func statistics() async -> CacheStatistics {
