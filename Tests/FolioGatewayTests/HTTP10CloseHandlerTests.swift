@@ -31,6 +31,16 @@ struct HTTP10CloseHandlerTests {
         #expect(!read.isKeepAlive)
     }
 
+    /// The fields the old `Connection` named are hop-by-hop: they go with it, or the proxy,
+    /// no longer seeing them named, would forward them upstream.
+    @Test func fieldsTheReplacedConnectionNamedAreRemoved() throws {
+        let head = Self.head(.http1_0, [("Host", "folio"), ("Connection", "X-Trace, close"), ("X-Trace", "1")])
+        let read = try #require(try Self.handedOn(head))
+        #expect(read.headers["connection"] == ["close"])
+        #expect(read.headers["x-trace"].isEmpty)
+        #expect(read.headers["host"] == ["folio"])
+    }
+
     @Test func otherRequestsPassUnchanged() throws {
         let unchanged = [
             Self.head(.http1_0, [("Host", "folio"), ("Connection", "keep-alive")]),

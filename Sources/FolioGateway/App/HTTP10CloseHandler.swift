@@ -13,6 +13,12 @@ final class HTTP10CloseHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard case .head(var head) = unwrapInboundIn(data), head.version == .http1_0, !head.isKeepAlive else {
             return context.fireChannelRead(data)
         }
+        // Hummingbird closes on exactly `close`, so the field is replaced; the fields its old
+        // tokens named are hop-by-hop and go with it, or they would be forwarded upstream.
+        for token in head.headers[canonicalForm: "connection"] {
+            let name = String(token)
+            if name.lowercased() != "keep-alive", name.lowercased() != "close" { head.headers.remove(name: name) }
+        }
         head.headers.replaceOrAdd(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
