@@ -293,6 +293,28 @@ struct FrontDoorTests {
         }
     }
 
+    /// HTTP/1.0 with keep-alive: the answer says `Connection: keep-alive` (an HTTP/1.0 client
+    /// closes otherwise) and a second request on the connection is answered too.
+    @Test func anHTTP10KeepAliveConnectionServesTwoRequests() async throws {
+        try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
+            try await withGateway(KeptAnswerHandlerTests.yaml(upstream.baseURL)) { client, _ in
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                let request = "GET /objects?pageSize=2 HTTP/1.0\r\nHost: folio\r\nConnection: keep-alive\r\n\r\n"
+                try await connection.send(request)
+                #expect(await connection.waitFor("\r\n\r\n"))
+                try await connection.send(request)
+                try await waitUntil("two answers") {
+                    connection.received.components(separatedBy: "HTTP/1.1 200 OK").count == 3 || connection.isClosed
+                }
+                let heads = connection.received.components(separatedBy: "HTTP/1.1 200 OK").dropFirst()
+                #expect(heads.count == 2)
+                for head in heads { #expect(head.lowercased().contains("\r\nconnection: keep-alive\r\n")) }
+                #expect(!connection.isClosed)
+                await connection.close()
+            }
+        }
+    }
+
     /// HTTP/1.0 without keep-alive: the connection closes after the answer (RFC 9112, 9.3), for
     /// a page the responder renders, for one kept, and for a request with a body (forwarded).
     @Test func anHTTP10RequestWithoutKeepAliveEndsItsConnection() async throws {

@@ -144,7 +144,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Hummingbird's HTTP/1.1 child channel with a `KeptAnswerHandler` after its connection state
 /// handler, a `FrontDoorHandler` before its HTTP/1 codec, which keeps the idle timeout (`http1`
-/// must have none), and an `HTTP10CloseHandler` after its decoder.
+/// must have none), and an `HTTP10Handler` after its decoder.
 struct KeptAnswerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -162,7 +162,7 @@ struct KeptAnswerChannel: ServerChildChannel {
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
             try pipeline.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout), position: .before(encoder))
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(HTTP10CloseHandler(), position: .after(decoder))
+            try pipeline.addHandler(HTTP10Handler(), position: .after(decoder))
             return value
         }
     }

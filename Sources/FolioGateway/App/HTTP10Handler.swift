@@ -1,0 +1,47 @@
+import NIOCore
+import NIOHTTP1
+
+/// What an HTTP/1.0 client needs from answers Hummingbird writes as HTTP/1.1 (RFC 9112, 9.3 and
+/// appendix C.2.2). Hummingbird's HTTP types carry no version, so this handler, right after NIO's
+/// decoder, notes each request's and adjusts both ways:
+/// - a request without keep-alive gets `Connection: close`, which Hummingbird honours;
+/// - the answer to a keep-alive request says `Connection: keep-alive` (an HTTP/1.0 client
+///   closes otherwise).
+///
+/// Every answer Folio writes has a `Content-Length` (bodies are whole buffers), so none needs
+/// the chunked coding HTTP/1.0 cannot read. It sees every request the responder gets, whatever
+/// its method or body; the front door answers only HTTP/1.1 itself.
+final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Per request read and not answered yet, in order (pipelined requests are answered in
+    /// order): an HTTP/1.0 request that asked for keep-alive.
+    private var keepAliveAsked = CircularBuffer<Bool>()
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        let isHTTP10 = head.version == .http1_0
+        keepAliveAsked.append(isHTTP10 && head.isKeepAlive)
+        guard isHTTP10, !head.isKeepAlive else { return context.fireChannelRead(data) }
+        // Hummingbird closes on exactly `close`, so the field is replaced; the fields its old
+        // tokens named are hop-by-hop and go with it, or they would be forwarded upstream.
+        for token in head.headers[canonicalForm: "connection"] {
+            let name = String(token)
+            if name.lowercased() != "keep-alive", name.lowercased() != "close" { head.headers.remove(name: name) }
+        }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // An informational answer (100 Continue) is not the request's answer.
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200,
+            keepAliveAsked.popFirst() == true, !head.headers[canonicalForm: "connection"].contains("close")
+        else { return context.write(data, promise: promise) }
+        head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+}
