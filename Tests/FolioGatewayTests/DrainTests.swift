@@ -46,17 +46,13 @@ struct DrainTests {
     /// arrive whole, one rendered by the responder and one kept and written by the front door,
     /// and the drain ends clean: closing a connection waits for the bytes written before.
     @Test func answersBeingSentWhenTheDrainStartsArriveWhole() async throws {
-        let count = 150_000
-        let body = objectsBody(count).body
-        try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 60s",
-                route: "maxPageSize: \(count)")
+        try await LargeList.withUpstream { upstream in
+            let yaml = LargeList.yaml(upstream, admin: true, server: "drainTimeout: 60s")
             let (connections, termination) = try await withFolio(yaml) { folio in
                 var connections: [RawConnection] = []
                 for _ in 0..<2 {  // a miss, then a hit
                     let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
-                    try await connection.send("GET /objects?pageSize=\(count) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                    try await connection.send(LargeList.request)
                     connection.readMore()
                     try await waitUntil("the answer's head came") { connection.answerProgress != nil }
                     connections.append(connection)
@@ -79,15 +75,11 @@ struct DrainTests {
     /// An answer a client does not read within `drainTimeout` is cut off, and the drain says so
     /// (exit status 1), rather than dropping the unsent bytes and reporting a clean drain.
     @Test func anAnswerNotTakenWithinTheDrainTimeoutIsCutOff() async throws {
-        let count = 150_000
-        let body = objectsBody(count).body
-        try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 500ms",
-                route: "maxPageSize: \(count)")
+        try await LargeList.withUpstream { upstream in
+            let yaml = LargeList.yaml(upstream, admin: true, server: "drainTimeout: 500ms")
             let (connection, termination) = try await withFolio(yaml) { folio in
                 let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
-                try await connection.send("GET /objects?pageSize=\(count) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                try await connection.send(LargeList.request)
                 connection.readMore()
                 try await waitUntil("the answer's head came") { connection.answerProgress != nil }
                 return connection
@@ -106,22 +98,17 @@ struct DrainTests {
     /// is not read (NIO's pipeline handler drops it once quiescing): it would be answered only
     /// in part when the close lands.
     @Test func aRequestBehindADrainingConnectionsCloseIsNotRead() async throws {
-        let count = 150_000
-        let body = objectsBody(count).body
-        try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 60s",
-                route: "maxPageSize: \(count)")
-            let request = "GET /objects?pageSize=\(count) HTTP/1.1\r\nHost: folio\r\n\r\n"
+        try await LargeList.withUpstream { upstream in
+            let yaml = LargeList.yaml(upstream, admin: true, server: "drainTimeout: 60s")
             let (connection, termination) = try await withFolio(yaml) { folio in
-                _ = try await folio.get("\(folio.client)/objects?pageSize=\(count)")
+                _ = try await folio.get(folio.client + LargeList.uri)
                 let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
-                try await connection.send(request)
+                try await connection.send(LargeList.request)
                 connection.readMore()
                 try await waitUntil("the answer's head came") { connection.answerProgress != nil }
                 folio.service.drain()
                 try await Task.sleep(for: .milliseconds(300))
-                try await connection.send(request)
+                try await connection.send(LargeList.request)
                 try await connection.readSlowly(upTo: .max, pause: .milliseconds(1))
                 return connection
             }

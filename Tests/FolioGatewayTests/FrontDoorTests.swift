@@ -206,14 +206,10 @@ struct FrontDoorTests {
     /// A large page to a slow client takes longer than the idle timeout to send: the connection
     /// is busy while the answer waits to be sent, and is closed only once idle after it.
     @Test func aSlowClientGetsAllOfALargePage() async throws {
-        let count = 150_000
-        let body = objectsBody(count).body
-        try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/objects", server: "idleTimeout: 1s",
-                route: "maxPageSize: \(count)")
+        try await LargeList.withUpstream { upstream in
+            let yaml = LargeList.yaml(upstream, server: "idleTimeout: 1s")
             try await withGateway(yaml) { client, _ in
-                let uri = "/objects?pageSize=\(count)"
+                let uri = LargeList.uri
                 // Filled on a connection of its own: the test client's, opened with the gateway,
                 // may have been idle past the timeout already on a busy machine.
                 let first = try await RawConnection.open(port: try #require(client.port))
@@ -240,18 +236,13 @@ struct FrontDoorTests {
     /// A client that stops reading a large page is closed once the timeout passes with nothing
     /// sent, like an idle one: unsent bytes do not hold the connection open forever.
     @Test func aClientThatStopsReadingIsClosedByTheIdleTimeout() async throws {
-        let count = 150_000
-        let body = objectsBody(count).body
-        try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/objects", server: "idleTimeout: 1s",
-                route: "maxPageSize: \(count)")
+        try await LargeList.withUpstream { upstream in
+            let yaml = LargeList.yaml(upstream, server: "idleTimeout: 1s")
             try await withGateway(yaml) { client, _ in
-                let uri = "/objects?pageSize=\(count)"
                 for _ in 0..<2 {  // rendered by the responder, then kept and written by the front door
                     let connection = try await RawConnection.open(
                         port: try #require(client.port), readingWhenAsked: true)
-                    try await connection.send("GET \(uri) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                    try await connection.send(LargeList.request)
                     connection.readMore()
                     try await waitUntil("the answer's head came") { connection.answerProgress != nil }
                     // A client that has stopped cannot see the close until it reads again: it
@@ -271,16 +262,13 @@ struct FrontDoorTests {
     /// A client that half-closes after its request (it has nothing more to send) still gets the
     /// whole answer before the connection closes: the close waits for the bytes ahead of it.
     @Test func aClientThatHalfClosesGetsTheWholeAnswer() async throws {
-        let count = 150_000
-        let body = objectsBody(count).body
-        try await withTestUpstream({ _ in .json(body) }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", route: "maxPageSize: \(count)")
+        try await LargeList.withUpstream { upstream in
+            let yaml = LargeList.yaml(upstream)
             try await withGateway(yaml) { client, _ in
-                let uri = "/objects?pageSize=\(count)"
                 for _ in 0..<2 {  // rendered by the responder, then kept and written by the front door
                     let connection = try await RawConnection.open(
                         port: try #require(client.port), readingWhenAsked: true)
-                    try await connection.send("GET \(uri) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                    try await connection.send(LargeList.request)
                     try await connection.halfClose()
                     try await Task.sleep(for: .milliseconds(300))
                     try await connection.readSlowly(upTo: .max, pause: .milliseconds(2))

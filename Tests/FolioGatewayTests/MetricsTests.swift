@@ -71,38 +71,47 @@ struct MetricsTests {
         }
     }
 
-    @Test func concurrentMissesCountOneFillAndCoalescedWaiters() async throws {
-        let gate = Latch()
-        let (body, _) = objectsBody(5)
+    /// Runs `body` with a gateway whose upstream answers (five objects) once `gate` opens.
+    static func withGatedFolio(
+        _ gate: Latch, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void
+    ) async throws {
+        let (objects, _) = objectsBody(5)
         try await withTestUpstream({ _ in
             await gate.wait()
-            return .json(body)
+            return .json(objects)
         }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
-                let waiters = 3
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    group.addTask { try await folio.get("\(folio.client)/objects").status }
-                    try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
-                    for _ in 0..<waiters {
-                        group.addTask { try await folio.get("\(folio.client)/objects").status }
-                    }
-                    try await waitUntil("waiters joined the fill") {
-                        folio.server.gateway.cache.fillsInFlight == 1 && folio.server.current.inFlight == waiters + 1
-                    }
-                    let during = try await folio.metrics()
-                    #expect(during.value("folio_fills_in_flight") == 1)
-                    gate.open()
-                    for try await status in group { #expect(status == 200) }
-                }
-                let samples = try await folio.metrics()
-                #expect(upstream.requestCount == 1)
-                #expect(samples.value("folio_coalesced_waiters_total") == Double(waiters))
-                #expect(
-                    samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"])
-                        == Double(waiters))
-                #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
-                #expect(samples.value("folio_fills_in_flight") == 0)
+                try await body(folio, upstream)
             }
+        }
+    }
+
+    @Test func concurrentMissesCountOneFillAndCoalescedWaiters() async throws {
+        let gate = Latch()
+        try await Self.withGatedFolio(gate) { folio, upstream in
+            let waiters = 3
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                group.addTask { try await folio.get("\(folio.client)/objects").status }
+                try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
+                for _ in 0..<waiters {
+                    group.addTask { try await folio.get("\(folio.client)/objects").status }
+                }
+                try await waitUntil("waiters joined the fill") {
+                    folio.server.gateway.cache.fillsInFlight == 1 && folio.server.current.inFlight == waiters + 1
+                }
+                let during = try await folio.metrics()
+                #expect(during.value("folio_fills_in_flight") == 1)
+                gate.open()
+                for try await status in group { #expect(status == 200) }
+            }
+            let samples = try await folio.metrics()
+            #expect(upstream.requestCount == 1)
+            #expect(samples.value("folio_coalesced_waiters_total") == Double(waiters))
+            #expect(
+                samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"])
+                    == Double(waiters))
+            #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
+            #expect(samples.value("folio_fills_in_flight") == 0)
         }
     }
 
@@ -110,23 +119,17 @@ struct MetricsTests {
     /// one still fetches: both count in `folio_fills_in_flight` until they end.
     @Test func aFillAPurgeForgotCountsUntilItEnds() async throws {
         let gate = Latch()
-        let (body, _) = objectsBody(5)
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json(body)
-        }) { upstream in
-            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
-                let first = Task { try await folio.get("\(folio.client)/objects").status }
-                try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
-                #expect(try await folio.post("\(folio.admin)/purge?route=objects").status == 204)
-                let second = Task { try await folio.get("\(folio.client)/objects").status }
-                try await waitUntil("a second fill reached the upstream") { upstream.headCount == 2 }
-                #expect(try await folio.metrics().value("folio_fills_in_flight") == 2)
-                gate.open()
-                #expect(try await first.value == 200)
-                #expect(try await second.value == 200)
-                #expect(try await folio.metrics().value("folio_fills_in_flight") == 0)
-            }
+        try await Self.withGatedFolio(gate) { folio, upstream in
+            let first = Task { try await folio.get("\(folio.client)/objects").status }
+            try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
+            #expect(try await folio.post("\(folio.admin)/purge?route=objects").status == 204)
+            let second = Task { try await folio.get("\(folio.client)/objects").status }
+            try await waitUntil("a second fill reached the upstream") { upstream.headCount == 2 }
+            #expect(try await folio.metrics().value("folio_fills_in_flight") == 2)
+            gate.open()
+            #expect(try await first.value == 200)
+            #expect(try await second.value == 200)
+            #expect(try await folio.metrics().value("folio_fills_in_flight") == 0)
         }
     }
 

@@ -161,3 +161,24 @@ func concurrentGets(_ client: any TestClientProtocol, _ uris: [String]) async th
         throw error
     }
 }
+
+/// A list of 150,000 objects served as one page of about 8.6 MB, more than any socket buffer
+/// holds: its answer is still being sent while a test does something else (a drain, a
+/// half-close, a client that stops reading).
+enum LargeList {
+    static let count = 150_000
+    static let body = objectsBody(count).body
+    static let uri = "/objects?pageSize=\(count)"
+    static let request = "GET \(uri) HTTP/1.1\r\nHost: folio\r\n\r\n"
+
+    /// A gateway config for it, with `server` keys.
+    static func yaml(_ upstream: TestUpstream, admin: Bool = false, server: String = "") -> String {
+        gatewayYAML(
+            upstream: upstream.baseURL + "/objects", admin: admin, server: server, route: "maxPageSize: \(count)")
+    }
+
+    /// Runs `body` with an upstream serving the list.
+    static func withUpstream(_ body: @Sendable (TestUpstream) async throws -> Void) async throws {
+        try await withTestUpstream({ _ in .json(Self.body) }, body)
+    }
+}
