@@ -72,7 +72,10 @@ struct FillPipelineTests {
         clock.advance(.seconds(30))
         upstream.answer(Self.url, with: .init(status: 304, headers: ["ETag": #""v1""#], chunks: []))
 
-        guard case .revalidated(let renewed) = try await pipeline.fill(plan(), route: route, previous: first) else {
+        guard
+            case .revalidated(let renewed, renews: true) = try await pipeline.fill(
+                plan(), route: route, previous: first)
+        else {
             Issue.record("expected the previous snapshot revalidated")
             return
         }

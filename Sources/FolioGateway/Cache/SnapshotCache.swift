@@ -126,7 +126,9 @@ final class SnapshotCache: Sendable {
     /// fetched, is handed back as uncacheable (served to them only, never stored).
     private func install(_ result: FillResult, key: CacheKey, generation: Int, terms: FillTerms) async -> FillResult {
         switch result {
-        case .stored(let snapshot), .revalidated(let snapshot):
+        case .revalidated(_, renews: false):
+            return result
+        case .stored(let snapshot), .revalidated(let snapshot, renews: true):
             guard isCurrent(key, generation: generation) else { return .uncacheable(snapshot) }
             guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
                 return .uncacheable(snapshot)

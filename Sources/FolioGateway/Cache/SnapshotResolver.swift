@@ -91,11 +91,11 @@ struct SnapshotResolver: Sendable {
                 return await pinnedElsewhere(key, token: token, current: snapshot, outcome: outcome)
             }
             return .served(snapshot, outcome, age: nil)
-        case .success(.revalidated(let snapshot)):
-            // The freshness the 304 granted (zero for `no-cache`), not a negative ttl: the
-            // answer was just confirmed upstream.
-            let outcome: CacheOutcome =
-                role == .leader ? .revalidated(ttl: max(0, snapshot.ttl(at: snapshot.storedAt))) : .collapsed
+        case .success(.revalidated(let snapshot, let renews)):
+            // The freshness the 304 granted (zero for `no-cache`, and for a 304 that renews
+            // nothing), not a negative ttl: the answer was just confirmed upstream.
+            let ttl = renews ? max(0, snapshot.ttl(at: snapshot.storedAt)) : 0
+            let outcome: CacheOutcome = role == .leader ? .revalidated(ttl: ttl) : .collapsed
             if let token, token != snapshot.token {
                 return await pinnedElsewhere(key, token: token, current: snapshot, outcome: outcome)
             }
@@ -171,7 +171,7 @@ struct SnapshotResolver: Sendable {
             return .failed(folioError, outcome.failed(with: folioError.status))
         }
         switch result {
-        case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot), .shared(let snapshot, _):
+        case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot, _), .shared(let snapshot, _):
             if let token, token != snapshot.token { return .gone(current: snapshot, outcome) }
             return .served(snapshot, outcome, age: nil)
         case .upstream(let answer):

@@ -27,10 +27,10 @@ extension FillPipeline {
                 freshness.mustRevalidate = previous.mustRevalidate
             }
             // One whose fields forbid storing (`no-store`, `private`, `Set-Cookie`, `Vary: *`)
-            // confirms the list for this request only: it is not installed, so the stored list
-            // is not renewed, nor are its stale windows.
-            let renewed = previous.renewed(at: now(), freshness: freshness)
-            return freshness.storable ? .revalidated(renewed) : .uncacheable(renewed)
+            // confirms the stored list for this fill's requests only: nothing is installed, so
+            // neither its freshness nor its stale windows move on.
+            guard freshness.storable else { return .revalidated(previous, renews: false) }
+            return .revalidated(previous.renewed(at: now(), freshness: freshness), renews: true)
         }
         guard sink.indexes else { return .upstream(UpstreamAnswer(head: head, body: sink.collected)) }
         return try await FillWorkers.shared.run { [self, freshness] in

@@ -4,8 +4,10 @@ import FolioEngine
 enum FillResult: Sendable {
     /// A list that was stored as the key's newest snapshot (or renewed the current one).
     case stored(Snapshot)
-    /// The current snapshot, confirmed unchanged by a 304 (same token, new freshness).
-    case revalidated(Snapshot)
+    /// The current snapshot, confirmed unchanged by a 304: with new freshness (`renews`), or,
+    /// when the 304 forbids storing, as it was, for the requests of this fill only (nothing is
+    /// installed).
+    case revalidated(Snapshot, renews: Bool)
     /// A list that must not be stored or shared (uncacheable answer, or larger than the
     /// whole cache); only its leader uses it.
     case uncacheable(Snapshot)

@@ -95,7 +95,7 @@ extension Gateway {
         let started = ContinuousClock.now
         do {
             switch try await pipeline.fill(plan, route: route, previous: nil) {
-            case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot),
+            case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot, _),
                 .shared(let snapshot, _):
                 report.ok = true
                 report.items = snapshot.list.count
