@@ -268,7 +268,13 @@ struct SharedStoreTests {
                         let token = try Self.token(first)
                         // Same length, one digit changed: only the token check can tell.
                         let client = RedisClient(redis.configuration())
-                        let names = try await client.send(["KEYS", "test:snapshot:{*:\(token)}:part:0"])
+                        let pattern = "test:snapshot:{*:\(token)}:part:0"
+                        // The copy to Redis runs on its own, after the answer.
+                        try await waitUntil("the list is in Redis") {
+                            guard case .array(let found?) = try await client.send(["KEYS", pattern]) else { return false }
+                            return found.count == 1
+                        }
+                        let names = try await client.send(["KEYS", pattern])
                         guard case .array(let found?) = names, found.count == 1, let name = found[0].string else {
                             Issue.record("one part of \(token): \(names)")
                             return
