@@ -6,6 +6,13 @@ import Foundation
 /// whose bytes do not give the token it claims (a torn write, a part evicted, tampering) is
 /// refused, never served.
 public enum RedisSnapshotCodec {
+    /// What a list read back may be: another replica stored it under its own `limits:` (a
+    /// reload or a rolling deploy can make them differ), so neither depth nor item count is
+    /// capped; bytes are capped at the largest `maxUpstreamBytes` a config may set, so a
+    /// metadata record claiming more reserves nothing. The indexer does not recurse, and the
+    /// token check still refuses any list whose bytes were changed.
+    public static let readBackLimits = IndexLimits(maxBytes: 4 << 30, maxItems: .max, maxDepth: .max)
+
     /// Largest part written: values of a few MiB keep Redis responsive to other clients.
     public static let partBytes = 4 << 20
 
@@ -65,7 +72,7 @@ public enum RedisSnapshotCodec {
     /// The stored list, or nil when the metadata is not Folio's, a part is missing, the list
     /// breaks `limits`, or the elements do not give the token (or count, or size) the metadata
     /// claims.
-    public static func decode(meta: [UInt8], parts: [[UInt8]?], limits: IndexLimits = IndexLimits()) async
+    public static func decode(meta: [UInt8], parts: [[UInt8]?], limits: IndexLimits = readBackLimits) async
         -> StoredList?
     {
         guard var decoder = Decoder(meta: meta, limits: limits), parts.count == decoder.parts else { return nil }
@@ -86,9 +93,7 @@ public enum RedisSnapshotCodec {
         private var failed = false
 
         /// Nil when `meta` is not Folio's metadata, or claims a list larger than `limits`
-        /// allow. The list is indexed under the same limits as an upstream's (`limits:` of the
-        /// config), so a list one replica stored is read back by another with its nesting
-        /// depth and item count allowed, and a record claiming gigabytes reserves nothing.
+        /// allow (`readBackLimits` in the gateway), before anything is reserved for it.
         public init?(meta: [UInt8], limits: IndexLimits) {
             guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
                 meta.parts >= 0, meta.bytes >= 0, meta.bytes <= limits.maxBytes, meta.count <= limits.maxItems

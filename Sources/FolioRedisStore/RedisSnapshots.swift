@@ -14,10 +14,12 @@ public struct RedisSnapshots: Sendable {
     /// command timeout while saving a round trip per part.
     static let partsPerBatch = 4
 
-    /// What a list read back may be (the config's `limits:`, as for an upstream's list).
+    /// What a list read back may be (`RedisSnapshotCodec.readBackLimits`).
     public let limits: IndexLimits
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys, limits: IndexLimits = IndexLimits()) {
+    public init(
+        client: RedisClient, keys: RedisSnapshotKeys, limits: IndexLimits = RedisSnapshotCodec.readBackLimits
+    ) {
         self.client = client
         self.keys = keys
         self.limits = limits

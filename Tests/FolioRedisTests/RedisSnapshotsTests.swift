@@ -47,9 +47,9 @@ struct RedisSnapshotsTests {
         #expect(await RedisSnapshotCodec.decode(meta: Array("{}".utf8), parts: parts) == nil)
     }
 
-    /// A list is read back under the config's limits, as an upstream's is: deeper than the
-    /// default 128 levels when `maxJSONDepth` allows it, and refused when it has more items or
-    /// bytes than allowed (before anything is reserved for it) or nests deeper.
+    /// A list is read back under the limits given: by default (`readBackLimits`) deeper than
+    /// the default 128 levels, since another replica may allow more; refused when it has more
+    /// items or bytes than allowed (before anything is reserved for it) or nests deeper.
     @Test func theCodecReadsUnderTheLimitsItIsGiven() async throws {
         let deep = String(repeating: "[", count: 150) + String(repeating: "]", count: 150)
         let body = "[" + deep + "," + deep + "]"
@@ -64,6 +64,8 @@ struct RedisSnapshotsTests {
         let read = await RedisSnapshotCodec.decode(meta: meta, parts: parts, limits: IndexLimits(maxDepth: 200))
         #expect(read?.token == token)
         #expect(read.map { Self.elements($0.list) } == Self.elements(list))
+        // The gateway reads back under `readBackLimits`: whatever another replica's config allowed.
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: parts)?.token == token)
         #expect(await RedisSnapshotCodec.decode(meta: meta, parts: parts, limits: IndexLimits(maxDepth: 150)) == nil)
         #expect(await RedisSnapshotCodec.decode(meta: meta, parts: parts, limits: IndexLimits(maxItems: 1)) == nil)
         #expect(

@@ -63,7 +63,7 @@ public func buildApplication(
     var sharedStore: SharedStoreService?
     if store == nil,
         let (shared, service) = SharedSnapshotStore.make(
-            configuration.cache, limits: configuration.limits, metrics: metrics, logger: logger, now: now)
+            configuration.cache, metrics: metrics, logger: logger, now: now)
     {
         store = shared
         sharedStore = service

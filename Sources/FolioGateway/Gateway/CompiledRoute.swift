@@ -77,7 +77,7 @@ final class CompiledRoute: Sendable {
 }
 
 extension Configuration.Limits {
-    /// The caps an indexer applies to one list: an upstream's, or one read back from Redis.
+    /// The caps an indexer applies to one upstream list.
     var indexLimits: IndexLimits {
         IndexLimits(maxBytes: maxUpstreamBytes, maxItems: maxItems, maxDepth: maxJSONDepth)
     }

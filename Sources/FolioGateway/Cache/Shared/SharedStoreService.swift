@@ -57,9 +57,8 @@ struct SharedStoreService: Service {
 extension SharedSnapshotStore {
     /// The store `cache.store: redis` describes, and the service that keeps it in touch with
     /// the other replicas.
-    /// Lists read back from Redis are indexed under `limits` (those the process started with).
     static func make(
-        _ cache: Configuration.CacheSettings, limits: Configuration.Limits, metrics: GatewayMetrics, logger: Logger,
+        _ cache: Configuration.CacheSettings, metrics: GatewayMetrics, logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) -> (SharedSnapshotStore, SharedStoreService)? {
         guard cache.store == .redis, let url = cache.redis.url else { return nil }
@@ -73,7 +72,7 @@ extension SharedSnapshotStore {
         local.maxBytes = cache.redis.localMaxBytes
         let store = SharedSnapshotStore(
             local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
-            redis: RedisSnapshots(client: RedisClient(configuration), keys: keys, limits: limits.indexLimits),
+            redis: RedisSnapshots(client: RedisClient(configuration), keys: keys),
             health: StoreHealth(logger: logger, metrics: metrics), logger: logger, now: now)
         logger.info(
             "shared store",
