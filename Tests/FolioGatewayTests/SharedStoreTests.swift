@@ -271,7 +271,9 @@ struct SharedStoreTests {
                         let pattern = "test:snapshot:{*:\(token)}:part:0"
                         // The copy to Redis runs on its own, after the answer.
                         try await waitUntil("the list is in Redis") {
-                            guard case .array(let found?) = try await client.send(["KEYS", pattern]) else { return false }
+                            guard case .array(let found?) = try await client.send(["KEYS", pattern]) else {
+                                return false
+                            }
                             return found.count == 1
                         }
                         let names = try await client.send(["KEYS", pattern])
