@@ -55,11 +55,14 @@ struct HTTP10HandlerTests {
 
     /// The head written for `response` after a request `head` was read, and whether the
     /// channel is still open once the answer ended.
-    static func answered(_ head: HTTPRequestHead, with response: HTTPResponseHead) throws -> (HTTPResponseHead?, Bool) {
+    static func answered(
+        _ head: HTTPRequestHead, with response: HTTPResponseHead, quiescing: Bool = false
+    ) throws -> (HTTPResponseHead?, Bool) {
         let channel = EmbeddedChannel(handler: HTTP10Handler())
         defer { _ = try? channel.finish() }
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         try channel.writeInbound(HTTPServerRequestPart.head(head))
+        if quiescing { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
         try channel.writeInbound(HTTPServerRequestPart.end(nil))
         try channel.writeOutbound(HTTPServerResponsePart.head(response))
         try channel.writeOutbound(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: "[]"))))
@@ -80,6 +83,14 @@ struct HTTP10HandlerTests {
         #expect(written?.headers["connection"] == ["keep-alive"])
         #expect(written?.version == .http1_1)
         #expect(open)
+    }
+
+    /// While the server shuts down, the connection closes after the answer in flight: the
+    /// answer says so instead of promising keep-alive.
+    @Test func anAnswerDuringShutdownSaysClose() throws {
+        let request = Self.head(.http1_0, [("Host", "folio"), ("Connection", "keep-alive")])
+        let (written, _) = try Self.answered(request, with: Self.sized, quiescing: true)
+        #expect(written?.headers["connection"] == ["close"])
     }
 
     /// An answer that closes its connection anyway is not marked keep-alive.

@@ -20,6 +20,9 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Per request read and not answered yet, in order (pipelined requests are answered in
     /// order): an HTTP/1.0 request that asked for keep-alive.
     private var keepAliveAsked = CircularBuffer<Bool>()
+    /// The server is shutting down: the connection closes after the answer in flight, so no
+    /// answer may promise keep-alive.
+    private var quiescing = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
@@ -36,12 +39,17 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent { quiescing = true }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // An informational answer (100 Continue) is not the request's answer.
         guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200,
             keepAliveAsked.popFirst() == true, !head.headers[canonicalForm: "connection"].contains("close")
         else { return context.write(data, promise: promise) }
-        head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        head.headers.replaceOrAdd(name: "connection", value: quiescing ? "close" : "keep-alive")
         context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
