@@ -14,15 +14,9 @@ public struct RedisSnapshots: Sendable {
     /// command timeout while saving a round trip per part.
     static let partsPerBatch = 4
 
-    /// What a list read back may be (`RedisSnapshotCodec.readBackLimits`).
-    public let limits: IndexLimits
-
-    public init(
-        client: RedisClient, keys: RedisSnapshotKeys, limits: IndexLimits = RedisSnapshotCodec.readBackLimits
-    ) {
+    public init(client: RedisClient, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
-        self.limits = limits
     }
 
     /// Writes `stored` and makes it `key`'s newest snapshot; its keys expire after `expiry`. A
@@ -149,7 +143,8 @@ public struct RedisSnapshots: Sendable {
     public func read(_ key: CacheKey, token: String) async throws(RedisError) -> StoredList? {
         let owner = RedisSnapshotKeys.hash(key)
         guard let meta = try await client.send(["GET", keys.meta(owner, token: token)]).bytes,
-            var decoder = RedisSnapshotCodec.Decoder(meta: meta, limits: limits), decoder.token == token
+            var decoder = RedisSnapshotCodec.Decoder(meta: meta, limits: RedisSnapshotCodec.readBackLimits),
+            decoder.token == token
         else { return nil }
         let batches = stride(from: 0, to: decoder.parts, by: Self.partsPerBatch).map {
             Array($0..<min($0 + Self.partsPerBatch, decoder.parts))

@@ -31,10 +31,7 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         guard isHTTP10, !head.isKeepAlive else { return context.fireChannelRead(data) }
         // Hummingbird closes on exactly `close`, so the field is replaced; the fields its old
         // tokens named are hop-by-hop and go with it, or they would be forwarded upstream.
-        for token in head.headers[canonicalForm: "connection"] {
-            let name = String(token)
-            if name.lowercased() != "keep-alive", name.lowercased() != "close" { head.headers.remove(name: name) }
-        }
+        ProxyHeaders.removeConnectionNamed(&head.headers)
         head.headers.replaceOrAdd(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }

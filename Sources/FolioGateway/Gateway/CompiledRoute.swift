@@ -55,7 +55,8 @@ final class CompiledRoute: Sendable {
             dialect: p.dialect
         )
         self.itemsPointer = route.items
-        self.indexLimits = limits.indexLimits
+        self.indexLimits = IndexLimits(
+            maxBytes: limits.maxUpstreamBytes, maxItems: limits.maxItems, maxDepth: limits.maxJSONDepth)
         self.varyNames = route.vary.map { $0.lowercased() }
         self.forwardQuery = Set(route.forwardQuery)
         self.defaultSort = route.sort
@@ -74,11 +75,4 @@ final class CompiledRoute: Sendable {
     }
 
     var name: String { config.name }
-}
-
-extension Configuration.Limits {
-    /// The caps an indexer applies to one upstream list.
-    var indexLimits: IndexLimits {
-        IndexLimits(maxBytes: maxUpstreamBytes, maxItems: maxItems, maxDepth: maxJSONDepth)
-    }
 }

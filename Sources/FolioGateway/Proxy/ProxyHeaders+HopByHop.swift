@@ -4,12 +4,15 @@ extension ProxyHeaders {
     /// Removes hop-by-hop headers (RFC 9110 7.6.1): `Connection` and every header it names,
     /// `Keep-Alive`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade` and all `Proxy-*`.
     public static func removeHopByHop(_ headers: inout HTTPHeaders) {
-        // Read before `Connection` itself goes: it names further headers to drop.
-        let named = headers[canonicalForm: "connection"]
-        for name in named where !name.isEmpty {
+        removeConnectionNamed(&headers)
+        remove(&headers, where: isHopByHop)
+    }
+
+    /// Removes the headers `Connection` names (read before `Connection` itself goes).
+    static func removeConnectionNamed(_ headers: inout HTTPHeaders) {
+        for name in headers[canonicalForm: "connection"] where !name.isEmpty {
             headers.remove(name: String(name))
         }
-        remove(&headers, where: isHopByHop)
     }
 
     /// Hop-by-hop by name alone, whatever `Connection` says.

@@ -66,12 +66,7 @@ final class RawConnection: Sendable {
     /// after its head came; nil until the whole head is in.
     var answerProgress: (contentLength: Int, bodyBytes: Int)? {
         let bytes = self.bytes.withLockedValue { $0 }
-        let blank = Array("\r\n\r\n".utf8)
-        guard
-            let end = (0...max(0, bytes.count - 4)).first(where: {
-                bytes[$0..<min($0 + 4, bytes.count)].elementsEqual(blank)
-            })
-        else { return nil }
+        guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound else { return nil }
         let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
             let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
