@@ -72,4 +72,44 @@ struct SharedSnapshotStoreTests {
             #expect(await store.current(Self.key)?.token == refill.token)
         }
     }
+    /// How a replica hears that a route was dropped while its load from Redis is in flight.
+    enum DropHeard: CaseIterable {
+        /// Another replica's `dropped` event.
+        case event
+        /// Its events subscription failed and came back (drops it may have missed).
+        case resubscription
+    }
+
+    /// A load that read Redis before another replica's drop must not install the dropped list
+    /// when the drop's news arrives first (before: it did, and the replica served the purged
+    /// list until it went stale).
+    @Test(arguments: DropHeard.allCases)
+    func aLoadOvertakenByADropInstallsNothing(_ heard: DropHeard) async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            let dropped = try stored("v1")
+            try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+
+            // Redis answers nothing until resumed: the load below reads the dropped list
+            // (the other replica's drop has not reached Redis yet), but only after the news.
+            server.pause()
+            let load = Task { await store.current(Self.key) }
+            while store.loadsInFlight == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            switch heard {
+            case .event:
+                store.receive(
+                    SharedStoreEvent(
+                        kind: .dropped, origin: "another replica", route: "objects", retentionMilliseconds: 0
+                    )
+                    .encoded)
+            case .resubscription:
+                store.subscriptionFailed(.refused("test: subscription lost"))
+                store.resubscribed()
+            }
+            server.resume()
+
+            #expect(await load.value == nil)
+            #expect(store.local.current(Self.key) == nil)
+        }
+    }
 }

@@ -30,8 +30,11 @@ extension SharedSnapshotStore: FillCoordination {
             let before: Newest?
             let locked: Bool
             do {
+                let generation = dropGeneration(key.route)
                 before = try await newest(key)
-                if let before, isFresh(before), let shared = try await adopt(before, key: key, shape: shape) {
+                if let before, isFresh(before),
+                    let shared = try await adopt(before, key: key, shape: shape, since: generation)
+                {
                     return .shared(shared, waited: waited)
                 }
                 locked = try await redis.lock(key, owner: owner, expiry: timeout)
@@ -55,8 +58,9 @@ extension SharedSnapshotStore: FillCoordination {
                 var owner = holder
                 while owner != nil, owner == holder, now() < deadline {
                     await waiters.wait(for: hash, longest: Self.pollInterval)
+                    let generation = dropGeneration(key.route)
                     if let after = try await newest(key), after != before,
-                        let shared = try await adopt(after, key: key, shape: shape)
+                        let shared = try await adopt(after, key: key, shape: shape, since: generation)
                     {
                         return .shared(shared, waited: true)
                     }
@@ -120,8 +124,9 @@ extension SharedSnapshotStore: FillCoordination {
     /// failed (then the lock holder fills).
     private func storedMeanwhile(_ key: CacheKey, before: Newest?, shape: RouteShape) async -> Snapshot? {
         do {
+            let generation = dropGeneration(key.route)
             guard let after = try await newest(key), after != before, isFresh(after) else { return nil }
-            return try await adopt(after, key: key, shape: shape)
+            return try await adopt(after, key: key, shape: shape, since: generation)
         } catch {
             health.failed(.read, error)
             return nil
@@ -143,13 +148,17 @@ extension SharedSnapshotStore: FillCoordination {
     /// list, else loaded from Redis and checked (nil when the check fails: a miss). A different
     /// list replaces a held one only when it stays fresh longer: Redis's newest can be older than
     /// the held list when this replica filled while Redis was unavailable (nil then too).
-    func adopt(_ newest: Newest, key: CacheKey, shape: RouteShape) async throws(RedisError) -> Snapshot? {
+    /// `generation` is the route's drop generation read before `newest`: after a drop since,
+    /// `newest` may be the dropped list, and nothing is adopted (nil).
+    func adopt(
+        _ newest: Newest, key: CacheKey, shape: RouteShape, since generation: Int
+    ) async throws(RedisError) -> Snapshot? {
+        guard dropGeneration(key.route) == generation else { return nil }
         if let held = local.current(key) {
             if held.token == newest.token {
                 let renewed = snapshot(held, renewedBy: newest.freshness)
                 guard renewed.freshUntil > held.freshUntil else { return held }
-                _ = local.install(renewed, for: key, retention: shape.retention, staleFor: .zero)
-                return renewed
+                return installLoaded(renewed, for: key, shape: shape, since: generation) ? renewed : nil
             }
             guard freshUntil(newest.freshness) > held.freshUntil else { return nil }
         }
@@ -166,8 +175,7 @@ extension SharedSnapshotStore: FillCoordination {
         }
         // Its route order and search columns are built on the fill workers, as a fill's are.
         let snapshot = await FillWorkers.shared.run { [self] in self.snapshot(stored, shape: shape) }
-        _ = local.install(snapshot, for: key, retention: shape.retention, staleFor: .zero)
-        return snapshot
+        return installLoaded(snapshot, for: key, shape: shape, since: generation) ? snapshot : nil
     }
 }
 

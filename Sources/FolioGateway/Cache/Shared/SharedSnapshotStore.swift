@@ -50,6 +50,10 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// The events subscription has failed since it last worked: on its return, drops it
     /// missed must be caught up (`resubscribed`).
     private let subscriptionLost = Atomic<Bool>(false)
+    /// Per route, bumped by every drop this replica hears of (its own, another replica's, the
+    /// catch-up after a lost subscription). A load from Redis that read before a drop may hold
+    /// the dropped list: it installs nothing when its route's value moved meanwhile.
+    private let dropGenerations = Mutex<[String: Int]>([:])
 
     init(
         local: MemorySnapshotStore, redis: RedisSnapshots, health: StoreHealth, logger: Logger,
@@ -89,10 +93,12 @@ public final class SharedSnapshotStore: SnapshotStore {
         let held = local.current(key)
         if let held, held.isFresh(at: now()) { return held }
         guard health.isAvailable, let shape = shape(key.route) else { return held }
+        let generation = dropGeneration(key.route)
         let loaded = await coalesced("key:\(RedisSnapshotKeys.hash(key))") {
-            await self.loadNewest(key, shape: shape)
+            await self.loadNewest(key, shape: shape, since: generation)
         }
-        return loaded ?? held
+        // Read again: a drop during the load removed `held` too.
+        return loaded ?? local.current(key)
     }
 
     /// The local copy while it is fresh: `current` would return it without asking Redis.
@@ -138,11 +144,13 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     public func supersede(route: String, retention: Duration) async {
+        bumpDropGeneration(of: [route])
         local.supersede(route: route, retention: retention)
         await drop(route: route, retention: retention)
     }
 
     public func remove(route: String) async {
+        bumpDropGeneration(of: [route])
         local.remove(route: route)
         await drop(route: route, retention: .zero)
     }
@@ -165,6 +173,7 @@ public final class SharedSnapshotStore: SnapshotStore {
             if let key = event.key { waiters.wake(key) }
         case .dropped:
             guard let route = event.route else { return }
+            bumpDropGeneration(of: [route])
             local.supersede(route: route, retention: .milliseconds(event.retentionMilliseconds ?? 0))
             dropHandler.withLock { $0 }?(route)
         }
@@ -236,16 +245,17 @@ public final class SharedSnapshotStore: SnapshotStore {
     func resubscribed() {
         guard subscriptionLost.exchange(false, ordering: .relaxed) else { return }
         let routes = shapes.withLock { $0 }
+        bumpDropGeneration(of: routes.keys)
         for (route, shape) in routes { local.supersede(route: route, retention: shape.retention) }
         logger.notice("shared store events back", metadata: ["local_copies": "checked against Redis"])
     }
 
     /// The newest snapshot Redis holds for `key`, installed locally (`held` renewed when Redis
     /// holds the same list with later freshness: another replica revalidated it).
-    func loadNewest(_ key: CacheKey, shape: RouteShape) async -> Snapshot? {
+    func loadNewest(_ key: CacheKey, shape: RouteShape, since generation: Int) async -> Snapshot? {
         do {
             guard let newest = try await newest(key) else { return nil }
-            return try await adopt(newest, key: key, shape: shape)
+            return try await adopt(newest, key: key, shape: shape, since: generation)
         } catch {
             health.failed(.read, error)
             return nil
@@ -287,6 +297,35 @@ public final class SharedSnapshotStore: SnapshotStore {
     func shape(_ route: String) -> RouteShape? {
         shapes.withLock { $0[route] }
     }
+
+    // MARK: Drop generations
+
+    /// `route`'s drop generation: read before asking Redis for a list, passed to `adopt`.
+    func dropGeneration(_ route: String) -> Int {
+        dropGenerations.withLock { $0[route, default: 0] }
+    }
+
+    private func bumpDropGeneration(of routes: some Sequence<String>) {
+        dropGenerations.withLock { generations in
+            for route in routes { generations[route, default: 0] &+= 1 }
+        }
+    }
+
+    /// Installs a list loaded from Redis as `key`'s current one, unless a drop of its route
+    /// came after `generation` was read. Checked again after installing: a drop between the
+    /// check and the install would have missed the list, so it is superseded here.
+    func installLoaded(_ snapshot: Snapshot, for key: CacheKey, shape: RouteShape, since generation: Int) -> Bool {
+        guard dropGeneration(key.route) == generation else { return false }
+        _ = local.install(snapshot, for: key, retention: shape.retention, staleFor: .zero)
+        guard dropGeneration(key.route) == generation else {
+            local.supersede(route: key.route, retention: shape.retention)
+            return false
+        }
+        return true
+    }
+
+    /// Loads from Redis in flight (tests wait for one to start).
+    var loadsInFlight: Int { loads.withLock { $0.count } }
 
     // MARK: Clocks
 
