@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Foundation
 import Prometheus
@@ -129,6 +130,26 @@ struct MetricsTests {
             gate.open()
             #expect(try await first.value == 200)
             #expect(try await second.value == 200)
+            #expect(try await folio.metrics().value("folio_fills_in_flight") == 0)
+        }
+    }
+
+    /// A reload replaces the gateway, not the fills it started: one still fetching on the
+    /// replaced gateway counts until it ends (before: the new gateway's cache alone was read).
+    @Test func aFillOfAReplacedGatewayCountsUntilItEnds() async throws {
+        let gate = Latch()
+        try await Self.withGatedFolio(gate) { folio, upstream in
+            let first = Task { try await folio.get("\(folio.client)/objects").status }
+            try await waitUntil("the fill reached the upstream") { upstream.headCount == 1 }
+            let reloaded = await folio.server.reload(
+                configuration: try ConfigurationLoader.parse(
+                    yaml: gatewayYAML(
+                        upstream: upstream.baseURL + "/objects", admin: true, route: "cache: { ttl: 5s }"),
+                    file: "reload.yaml"))
+            #expect(reloaded.applied)
+            #expect(try await folio.metrics().value("folio_fills_in_flight") == 1)
+            gate.open()
+            #expect(try await first.value == 200)
             #expect(try await folio.metrics().value("folio_fills_in_flight") == 0)
         }
     }

@@ -22,8 +22,6 @@ final class SnapshotCache: Sendable {
     private struct State {
         var fills: [CacheKey: Fill] = [:]
         var nextFillID = 0
-        /// Fill tasks not finished yet, forgotten ones included (they still fetch).
-        var running = 0
         /// Per route, bumped by drops; every key's fill compares its route's value.
         var generations: [String: Int] = [:]
         var retired = false
@@ -35,10 +33,16 @@ final class SnapshotCache: Sendable {
     /// them all.
     let coordination: (any FillCoordination)?
     let now: @Sendable () -> ContinuousClock.Instant
+    /// Counts this cache's fill tasks, with those of the gateways it replaced.
+    let runningFills: RunningFills
 
-    init(store: any SnapshotStore, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        store: any SnapshotStore, runningFills: RunningFills = RunningFills(),
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
         self.store = store
         self.coordination = store as? any FillCoordination
+        self.runningFills = runningFills
         self.now = now
     }
 
@@ -102,8 +106,8 @@ final class SnapshotCache: Sendable {
                     self.state.withLock { state in
                         // A drop may have forgotten this fill, and a later one taken its place.
                         if state.fills[key]?.id == id { state.fills[key] = nil }
-                        state.running -= 1
                     }
+                    self.runningFills.ended()
                 }
                 let run: @Sendable () async throws -> FillResult = {
                     let result = try await fetch(previous)
@@ -116,7 +120,7 @@ final class SnapshotCache: Sendable {
                 }
             }
             state.fills[key] = Fill(id: id, task: task)
-            state.running += 1
+            runningFills.started()
             return (task, .leader)
         }
     }
@@ -179,8 +183,9 @@ final class SnapshotCache: Sendable {
         await store.recount(snapshot, for: key)
     }
 
-    /// Fills running now (collapsed waiters share one), those a drop forgot included.
-    var fillsInFlight: Int { state.withLock { $0.running } }
+    /// Fills running now (collapsed waiters share one), those a drop forgot and those of
+    /// replaced gateways included.
+    var fillsInFlight: Int { runningFills.value }
 
     /// What `/metrics` reports; computed at scrape time so requests pay nothing for it.
     func statistics() async -> CacheStatistics {

@@ -53,7 +53,8 @@ public final class Gateway: Sendable {
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
         let cache = SnapshotCache(
-            store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now), now: now)
+            store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now),
+            runningFills: metrics.runningFills, now: now)
         self.cache = cache
         if let shared = cache.store as? SharedSnapshotStore {
             shared.describe(routes)

@@ -22,6 +22,9 @@ public final class GatewayMetrics: Sendable {
     let cacheMaxBytes: Gauge
     let snapshots: Gauge
     let fillsInFlight: Gauge
+    /// What `fillsInFlight` reports: kept here, which outlives a reload's gateway, so fills
+    /// still running on a replaced one count.
+    let runningFills = RunningFills()
     /// Metrics of requests that matched no route (`route="none"`).
     let unrouted: RouteMetrics
     /// By `Limit`: every breach of a configured limit, counted once where it happens (a fill
