@@ -77,7 +77,8 @@ struct DrainTests {
     @Test func anAnswerNotTakenWithinTheDrainTimeoutIsCutOff() async throws {
         try await LargeList.withUpstream { upstream in
             let yaml = LargeList.yaml(upstream, admin: true, server: "drainTimeout: 500ms")
-            let (connection, termination) = try await withFolio(yaml) { folio in
+            let log = CapturedLog()
+            let (connection, termination) = try await withFolio(yaml, logger: log.logger()) { folio in
                 let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
                 try await connection.send(LargeList.request)
                 connection.readMore()
@@ -85,6 +86,10 @@ struct DrainTests {
                 return connection
             }
             #expect(termination == .cutOff)
+            // No request is in flight, only an answer: the line says both.
+            let cutOff = try log.messages("drain timeout: cutting off requests and answers still in flight")
+            #expect(cutOff.count == 1)
+            #expect(cutOff.first?["in_flight"].map { "\($0)" } == "0")
             // Cut off means closed: the client reading now gets part of the answer, then the end.
             try await connection.readSlowly(upTo: .max, pause: .milliseconds(1), limit: .seconds(20))
             #expect(connection.isClosed)

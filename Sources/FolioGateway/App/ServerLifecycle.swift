@@ -138,7 +138,7 @@ public final class ServerLifecycle: Sendable {
             logger.notice("drain cancelled", metadata: ["in_flight": .stringConvertible(server.current.inFlight)])
         } else {
             logger.error(
-                "drain timeout: cutting off requests still in flight",
+                "drain timeout: cutting off requests and answers still in flight",
                 metadata: ["in_flight": .stringConvertible(server.current.inFlight)])
         }
         running.cancel()
