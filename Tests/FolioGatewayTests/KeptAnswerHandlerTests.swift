@@ -3,6 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
 import Testing
 
 @testable import FolioGateway
@@ -128,6 +131,30 @@ struct KeptAnswerHandlerTests {
                 let kept = try #require(text.range(of: "X-Total-Count: 3"))
                 #expect(slow.lowerBound < kept.lowerBound, "\(text)")
                 await connection.close()
+            }
+        }
+    }
+
+    /// An answer's head is activity for the idle timeout, as its end is: after a long fill,
+    /// the clock counts from the answer's start, not from the answer before (else a check
+    /// before the client's first acknowledgement would close a starting answer).
+    @Test func anAnswersHeadAndEndAreActivityAndItsBodyIsNot() async throws {
+        try await withTestUpstream(Self.upstream) { upstream in
+            try await withGateway(Self.yaml(upstream.baseURL)) { _, server in
+                let kept = KeptAnswerHandler(responder: GatewayResponder(current: server.current))
+                let channel = EmbeddedChannel(handler: kept)
+                var last = kept.lastActive
+                for (part, isActivity) in [
+                    (HTTPResponsePart.head(HTTPResponse(status: .ok)), true),
+                    (.body(ByteBuffer(string: "[]")), false),
+                    (.end(nil), true),
+                ] {
+                    try await Task.sleep(for: .milliseconds(5))
+                    try channel.writeOutbound(part)
+                    #expect((kept.lastActive > last) == isActivity, "\(part)")
+                    last = kept.lastActive
+                }
+                _ = try channel.finish()
             }
         }
     }
