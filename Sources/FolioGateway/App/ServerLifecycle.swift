@@ -151,9 +151,9 @@ public final class ServerLifecycle: Sendable {
 
 /// How `ServerLifecycle.run()` ended: the process exit status follows it.
 public enum Termination: Sendable, Equatable {
-    /// Every request finished within `drainTimeout`.
+    /// Every request finished, and every answer was sent, within `drainTimeout`.
     case drained
-    /// `drainTimeout` passed with requests still in flight; they were cut off.
+    /// `drainTimeout` passed with requests or answers still in flight; they were cut off.
     case cutOff
 
     /// 0 when drained, 1 when requests were cut off (README, "Signals").

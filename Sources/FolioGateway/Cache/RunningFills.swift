@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Fill tasks not finished yet, over every gateway of the process (`folio_fills_in_flight`).
-/// A reload's gateway shares its predecessor's (through `GatewayMetrics`), so fills still
-/// running on a replaced gateway, or forgotten by a drop, count until they end.
+/// Fill tasks not finished yet, over every gateway of one server (`folio_fills_in_flight`):
+/// one per `GatewayMetrics`, which a reload's gateway shares with its predecessor, so fills
+/// still running on a replaced gateway, or forgotten by a drop, count until they end.
 final class RunningFills: Sendable {
     private let count = Atomic<Int>(0)
 

@@ -33,7 +33,7 @@ final class SnapshotCache: Sendable {
     /// them all.
     let coordination: (any FillCoordination)?
     let now: @Sendable () -> ContinuousClock.Instant
-    /// Counts this cache's fill tasks, with those of the gateways it replaced.
+    /// Counts this cache's fill tasks, shared with the gateways before and after it (reloads).
     let runningFills: RunningFills
 
     init(
@@ -101,6 +101,8 @@ final class SnapshotCache: Sendable {
             let coordination = self.coordination
             let id = state.nextFillID
             state.nextFillID &+= 1
+            // Counted before the task exists, so its `ended()` can only come after.
+            runningFills.started()
             let task = Task<FillResult, any Error> {
                 defer {
                     self.state.withLock { state in
@@ -120,7 +122,6 @@ final class SnapshotCache: Sendable {
                 }
             }
             state.fills[key] = Fill(id: id, task: task)
-            runningFills.started()
             return (task, .leader)
         }
     }
