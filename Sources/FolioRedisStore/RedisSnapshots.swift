@@ -23,9 +23,15 @@ public struct RedisSnapshots: Sendable {
     /// snapshot Redis already holds (a revalidation, or the same list filled again) gets new
     /// metadata and expiries without its parts being sent again. The token it replaces keeps
     /// answering pinned links for `retention`.
+    ///
+    /// With `dropEpoch` (the route's `dropEpoch(route:)` read before the list was fetched), the
+    /// list becomes newest only if no drop of the route came since: a drop that reached Redis
+    /// while it was fetched or written removed what it holds. Returns whether it became newest
+    /// (its parts and metadata are written either way, and expire).
+    @discardableResult
     public func write(
-        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration
-    ) async throws(RedisError) {
+        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil
+    ) async throws(RedisError) -> Bool {
         let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
         let owner = RedisSnapshotKeys.hash(key)
@@ -51,27 +57,43 @@ public struct RedisSnapshots: Sendable {
             try Self.check(
                 try await client.pipeline(Array(commands[batch..<min(batch + Self.partsPerBatch, commands.count)])))
         }
-        let previous = try await client.send(
+        let reply = try await client.send(
             [
-                "EVAL", Self.pointScript, "2", keys.newest(key), keys.routeKeys(key.route), stored.token,
-                String(Self.milliseconds(expiry)),
+                "EVAL", Self.pointScript, "3", keys.newest(key), keys.routeKeys(key.route),
+                keys.dropEpoch(key.route), stored.token, String(Self.milliseconds(expiry)),
+                dropEpoch.map { String($0) } ?? "",
             ]
-        ).string
-        if let previous, previous != stored.token {
+        )
+        guard case .array(let values?) = reply, let pointed = values.first?.integer else {
+            throw RedisError.unexpectedReply("\(reply)")
+        }
+        guard pointed == 1 else { return false }
+        if let previous = values.dropFirst().first?.string, previous != stored.token {
             try await supersede(
                 owner, token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
         }
+        return true
     }
 
-    /// Points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, remembers it in the route's
-    /// set `KEYS[2]` (whose expiry only grows), and returns the token it pointed at before.
+    /// Unless `ARGV[3]` is set and differs from the route's drop count `KEYS[3]` (then returns
+    /// `{0}`): points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, remembers it in the
+    /// route's set `KEYS[2]` (whose expiry only grows), and returns `{1, token pointed at before}`.
     static let pointScript = """
+        if ARGV[3] ~= '' and (redis.call('GET', KEYS[3]) or '0') ~= ARGV[3] then return {0} end
         local old = redis.call('GET', KEYS[1])
         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
         redis.call('SADD', KEYS[2], KEYS[1])
         if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
-        return old
+        return {1, old}
         """
+
+    /// How many times `route` was dropped (the drop count's expiry aside): read before a fill
+    /// fetches, passed to `write`.
+    public func dropEpoch(route: String) async throws(RedisError) -> Int64 {
+        guard let text = try await client.send(["GET", keys.dropEpoch(route)]).string else { return 0 }
+        guard let epoch = Int64(text) else { throw RedisError.unexpectedReply(text) }
+        return epoch
+    }
 
     /// Keeps the snapshot with `token` of the cache key hashed as `keyHash` for `retention` only
     /// (zero: deletes it), marking when it was superseded.
@@ -96,7 +118,10 @@ public struct RedisSnapshots: Sendable {
     /// changed route); the snapshots they pointed at keep answering pinned links for
     /// `retention`.
     public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
-        let reply = try await client.send(["EVAL", Self.dropScript, "1", keys.routeKeys(route)])
+        let reply = try await client.send([
+            "EVAL", Self.dropScript, "2", keys.routeKeys(route), keys.dropEpoch(route),
+            String(Self.milliseconds(Self.dropEpochExpiry)),
+        ])
         guard case .array(let values?) = reply, values.count.isMultiple(of: 2) else {
             throw RedisError.unexpectedReply("\(reply)")
         }
@@ -108,9 +133,15 @@ public struct RedisSnapshots: Sendable {
         }
     }
 
-    /// Deletes every newest key listed in the set `KEYS[1]` and the set; returns each deleted
-    /// key's name and token, in turn.
+    /// How long a route's drop count outlives its last drop: far longer than any fill, so a fill
+    /// never reads a count that expires and counts up to the same value again before it writes.
+    static let dropEpochExpiry = Duration.seconds(7 * 24 * 3600)
+
+    /// Counts a drop in `KEYS[2]` (expiring after `ARGV[1]` ms), deletes every newest key listed
+    /// in the set `KEYS[1]` and the set; returns each deleted key's name and token, in turn.
     static let dropScript = """
+        redis.call('INCR', KEYS[2])
+        redis.call('PEXPIRE', KEYS[2], ARGV[1])
         local pointed = {}
         for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
             local token = redis.call('GET', name)

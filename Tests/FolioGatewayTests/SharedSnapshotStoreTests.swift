@@ -4,6 +4,7 @@ import FolioRedis
 import FolioRedisStore
 import FolioTestSupport
 import Logging
+import Synchronization
 import Testing
 
 @testable import FolioGateway
@@ -110,6 +111,64 @@ struct SharedSnapshotStoreTests {
 
             #expect(await load.value == nil)
             #expect(store.local.current(Self.key) == nil)
+        }
+    }
+    /// A fill holding the key's lock that another replica's drop overtakes (the drop reaches
+    /// Redis while the list is fetched) does not make its list Redis's newest: before, its copy
+    /// to Redis pointed every replica back at what the drop removed.
+    @Test func aFillADropOvertookIsNotShared() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            let shape = try #require(store.shape("objects"))
+            let coordinated = try await store.coordinate(Self.key, timeout: .seconds(10)) {
+                // Another replica's purge reaches Redis while this fill fetches.
+                try await redis.drop(route: "objects", retention: .zero, atMilliseconds: wallClock())
+                let snapshot = store.snapshot(try stored("v1"), shape: shape)
+                #expect(await store.install(snapshot, for: Self.key, retention: .zero, staleFor: .zero))
+                return .stored(snapshot)
+            }
+            guard case .filled(.stored) = coordinated else {
+                Issue.record("the fill was not this replica's: \(coordinated)")
+                return
+            }
+            try await waitUntil("the lock was released") { try await redis.lockOwner(Self.key) == nil }
+            #expect(try await redis.newestToken(for: Self.key) == nil)
+        }
+    }
+
+    /// A drop Redis refused (an error answer leaves the store available) is kept and sent
+    /// later; until then the replica does not load from Redis the list it dropped.
+    @Test func aDropRedisRefusedIsReplayedAndItsListNotLoadedMeanwhile() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            let dropped = try stored("v1")
+            try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            // A replica of no reachable primary: reads work, writes answer READONLY.
+            try await redis.client.send(["REPLICAOF", "127.0.0.1", "1"])
+            await store.supersede(route: "objects", retention: .zero)
+            #expect(store.health.isAvailable)
+            #expect(store.hasPendingDrop("objects"))
+            #expect(await store.current(Self.key) == nil)
+
+            try await redis.client.send(["REPLICAOF", "NO", "ONE"])
+            #expect(await store.replayDrops())
+            #expect(!store.hasPendingDrops)
+            #expect(try await redis.newestToken(for: Self.key) == nil)
+        }
+    }
+
+    /// When the events subscription is back, fills that began before a drop it may have missed
+    /// are forgotten (they install nothing), as after a drop it heard.
+    @Test func aResubscriptionForgetsFillsOfEveryRoute() async throws {
+        try await RedisServer.with { server in
+            let (store, _) = try store(server)
+            let forgotten = Mutex<[String]>([])
+            store.onRemoteDrop { route in forgotten.withLock { $0.append(route) } }
+            store.resubscribed()
+            #expect(forgotten.withLock { $0 }.isEmpty, "nothing was lost")
+            store.subscriptionFailed(.refused("test: subscription lost"))
+            store.resubscribed()
+            #expect(forgotten.withLock { $0 } == ["objects"])
         }
     }
 }

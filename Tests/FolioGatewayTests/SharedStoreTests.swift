@@ -374,6 +374,22 @@ struct SharedStoreTests {
         }
     }
 
+    /// A purge Redis refuses (READONLY: the store stays available, as after a failover to a
+    /// replica) is kept and sent when Redis takes writes again; meanwhile the replica that
+    /// purged does not load the dropped list back from Redis (before: it did at once, and the
+    /// drop was never sent, so the other replica served the purged list until it went stale).
+    @Test func aPurgeRedisRefusesIsSentWhenItTakesWritesAgain() async throws {
+        try await Self.withTwoReplicasHoldingV1 { redis, a, b, http in
+            let client = RedisClient(redis.configuration())
+            try await client.send(["REPLICAOF", "127.0.0.1", "1"])  // reads work, writes fail
+            #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
+            #expect(try Self.tags(try await http.answer(a.url)) == ["v2"], "A did not load v1 back")
+            try await client.send(["REPLICAOF", "NO", "ONE"])
+            await client.close()
+            #expect(try await Self.eventuallyServes(["v2"], b, http), "B heard the drop once it was sent")
+        }
+    }
+
     /// A replica whose events subscription broke may have missed a drop: when it is back, its
     /// local copies are checked against Redis, so a list another replica purged meanwhile is
     /// not served as current (SPEC 5.5).

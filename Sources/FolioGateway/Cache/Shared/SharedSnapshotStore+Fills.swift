@@ -25,10 +25,11 @@ extension SharedSnapshotStore: FillCoordination {
         let hash = RedisSnapshotKeys.hash(key)
         let deadline = now() + timeout + .seconds(1)
         var waited = false
-        while health.isAvailable, now() < deadline {
+        while health.isAvailable, !hasPendingDrop(key.route), now() < deadline {
             let owner = "\(origin)/\(UUID().uuidString)"
             let before: Newest?
             let locked: Bool
+            let dropEpoch: Int64
             do {
                 let generation = dropGeneration(key.route)
                 before = try await newest(key)
@@ -37,6 +38,9 @@ extension SharedSnapshotStore: FillCoordination {
                 {
                     return .shared(shared, waited: waited)
                 }
+                // Read before the fetch: a drop that reaches Redis after this keeps the list
+                // this fill fetches from becoming newest there.
+                dropEpoch = try await redis.dropEpoch(route: key.route)
                 locked = try await redis.lock(key, owner: owner, expiry: timeout)
             } catch {
                 health.failed(.lock, error)
@@ -48,7 +52,9 @@ extension SharedSnapshotStore: FillCoordination {
                     await release(key, owner: owner, hash: hash, failure: nil)
                     return .shared(shared, waited: waited)
                 }
-                return try await lead(key, owner: owner, hash: hash, fill: fill)
+                return try await Self.$fillDropEpoch.withValue(dropEpoch) {
+                    try await lead(key, owner: owner, hash: hash, fill: fill)
+                }
             }
 
             // Another replica fills: wait until its lock is gone or a new list is stored.

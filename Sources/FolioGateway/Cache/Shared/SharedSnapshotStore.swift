@@ -92,9 +92,11 @@ public final class SharedSnapshotStore: SnapshotStore {
     public func current(_ key: CacheKey) async -> Snapshot? {
         let held = local.current(key)
         if let held, held.isFresh(at: now()) { return held }
-        guard health.isAvailable, let shape = shape(key.route) else { return held }
+        // Until a drop kept for later is in Redis, Redis still points at what it removed.
+        guard health.isAvailable, !hasPendingDrop(key.route), let shape = shape(key.route) else { return held }
         let generation = dropGeneration(key.route)
-        let loaded = await coalesced("key:\(RedisSnapshotKeys.hash(key))") {
+        // A request after a drop never joins a load that began before it.
+        let loaded = await coalesced("key:\(RedisSnapshotKeys.hash(key)):\(generation)") {
             await self.loadNewest(key, shape: shape, since: generation)
         }
         // Read again: a drop during the load removed `held` too.
@@ -119,16 +121,27 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Installs locally at once; the copy to Redis runs on its own, so this replica's
     /// requesters are answered without waiting for it. A fill holding the key's lock waits for
     /// the copy before releasing the lock (`takeWrite`), so other replicas find it.
+    ///
+    /// Only a fill that held the key's lock in Redis (`coordinate`) is copied, and only if no drop
+    /// of its route reached Redis since it took the lock (`fillDropEpoch`): a list fetched
+    /// before a drop must not become every replica's newest after it. A fill made without the
+    /// lock (Redis unavailable when it began) stays this replica's.
     public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool
     {
         guard local.install(snapshot, for: key, retention: retention, staleFor: .zero) else { return false }
-        guard health.isAvailable, let shape = shape(key.route) else { return true }
+        guard health.isAvailable, let dropEpoch = Self.fillDropEpoch, let shape = shape(key.route) else { return true }
         let now = now()
         let servable = max(.seconds(1), (snapshot.freshUntil - now) + staleFor)
         let stored = stored(snapshot, sort: shape.defaultSort, now: now)
         let write = Task {
             do throws(RedisError) {
-                try await redis.write(stored, for: key, expiry: servable, retention: retention)
+                guard
+                    try await redis.write(
+                        stored, for: key, expiry: servable, retention: retention, dropEpoch: dropEpoch)
+                else {
+                    logger.debug("a drop overtook the fill: not shared", metadata: ["folio.route": "\(key.route)"])
+                    return
+                }
                 await announce(SharedStoreEvent(kind: .stored, origin: origin, key: RedisSnapshotKeys.hash(key)))
             } catch {
                 health.failed(.write, error)
@@ -190,13 +203,25 @@ public final class SharedSnapshotStore: SnapshotStore {
     // MARK: Loading
 
     private func drop(route: String, retention: Duration) async {
-        guard health.isAvailable else { return keepDrop(route: route, retention: retention) }
+        // Kept under the same lock `replayDrops` empties before marking the store available:
+        // a drop is either sent or replayed, never kept after the last replay.
+        let kept = pendingDrops.withLock { pending in
+            guard !health.isAvailable else { return false }
+            pending[route] = max(pending[route] ?? .zero, retention)
+            return true
+        }
+        guard !kept else { return }
         do {
             try await sendDrop(route: route, retention: retention)
         } catch {
             keepDrop(route: route, retention: retention)
             health.failed(.drop, error)
+            return
         }
+        // A load that read Redis between this drop's local part and its arrival there may hold
+        // (or have installed) the list it removed.
+        bumpDropGeneration(of: [route])
+        local.supersede(route: route, retention: retention)
     }
 
     private func sendDrop(route: String, retention: Duration) async throws(RedisError) {
@@ -212,26 +237,42 @@ public final class SharedSnapshotStore: SnapshotStore {
         pendingDrops.withLock { $0[route] = max($0[route] ?? .zero, retention) }
     }
 
-    /// Sends the drops kept while Redis was unavailable; true when none is left. Called with
-    /// Redis back, before requests use it again (`SharedStoreService`).
+    /// Sends the drops kept while Redis was unavailable (or that it refused), then marks the
+    /// store available; true when none is left. Called with Redis back, before requests use it
+    /// again, and while drops are pending (`SharedStoreService`).
     func replayDrops() async -> Bool {
-        var drops = pendingDrops.withLock { pending in
-            defer { pending = [:] }
-            return pending
-        }
-        while let (route, retention) = drops.first {
-            do {
-                try await sendDrop(route: route, retention: retention)
-                drops[route] = nil
-            } catch {
-                // This one and those not sent yet wait for the next ping.
-                for (route, retention) in drops { keepDrop(route: route, retention: retention) }
-                health.failed(.drop, error)
-                return false
+        while true {
+            let taken = pendingDrops.withLock { pending -> [String: Duration]? in
+                // Empty under the lock `drop` keeps under: no drop is kept after this.
+                guard !pending.isEmpty else {
+                    health.succeeded()
+                    return nil
+                }
+                defer { pending = [:] }
+                return pending
+            }
+            guard var drops = taken else { return true }
+            while let (route, retention) = drops.first {
+                do {
+                    try await sendDrop(route: route, retention: retention)
+                    drops[route] = nil
+                } catch {
+                    // This one and those not sent yet wait for the next ping.
+                    for (route, retention) in drops { keepDrop(route: route, retention: retention) }
+                    health.failed(.drop, error)
+                    return false
+                }
             }
         }
-        return true
     }
+
+    /// A drop of `route` waits to be sent to Redis.
+    func hasPendingDrop(_ route: String) -> Bool {
+        pendingDrops.withLock { $0[route] != nil }
+    }
+
+    /// Some drop waits to be sent to Redis.
+    var hasPendingDrops: Bool { pendingDrops.withLock { !$0.isEmpty } }
 
     /// The events subscription failed: drops announced until it is back are not heard.
     func subscriptionFailed(_ error: RedisError) {
@@ -246,7 +287,12 @@ public final class SharedSnapshotStore: SnapshotStore {
         guard subscriptionLost.exchange(false, ordering: .relaxed) else { return }
         let routes = shapes.withLock { $0 }
         bumpDropGeneration(of: routes.keys)
-        for (route, shape) in routes { local.supersede(route: route, retention: shape.retention) }
+        let forget = dropHandler.withLock { $0 }
+        for (route, shape) in routes {
+            local.supersede(route: route, retention: shape.retention)
+            // Fills that began before a missed drop install nothing.
+            forget?(route)
+        }
         logger.notice("shared store events back", metadata: ["local_copies": "checked against Redis"])
     }
 
@@ -323,6 +369,10 @@ public final class SharedSnapshotStore: SnapshotStore {
         }
         return true
     }
+
+    /// The route's drop count in Redis when the fill running in this task took its key's lock
+    /// (`coordinate`); nil outside such a fill.
+    @TaskLocal static var fillDropEpoch: Int64?
 
     /// Loads from Redis in flight (tests wait for one to start).
     var loadsInFlight: Int { loads.withLock { $0.count } }

@@ -40,7 +40,11 @@ struct SharedStoreService: Service {
     private func probe() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: probeInterval)
-            guard !store.health.isAvailable else { continue }
+            guard !store.health.isAvailable else {
+                // Drops Redis refused (an error answer leaves the store available).
+                if store.hasPendingDrops { _ = await store.replayDrops() }
+                continue
+            }
             do {
                 try await store.redis.client.send(["PING"])
             } catch {
@@ -48,8 +52,8 @@ struct SharedStoreService: Service {
                 continue
             }
             // Drops made during the outage go first: until they are in, Redis still points at
-            // what they removed.
-            if await store.replayDrops() { store.health.succeeded() }
+            // what they removed. The replay marks the store available once none is left.
+            _ = await store.replayDrops()
         }
     }
 }
