@@ -28,6 +28,18 @@ struct RedisSnapshotsTests {
 
     static func elements(_ list: ItemList) -> [[UInt8]] { (0..<list.count).map(list.element) }
 
+    /// Runs `body` with a client of a fresh `redis-server` and snapshots under `folio:`.
+    static func withSnapshots(
+        _ body: (RedisClient, RedisSnapshotKeys, RedisSnapshots) async throws -> Void
+    ) async throws {
+        try await RedisServer.with { server in
+            let client = RedisClient(server.configuration())
+            let keys = RedisSnapshotKeys(prefix: "folio:")
+            try await body(client, keys, RedisSnapshots(client: client, keys: keys))
+            await client.close()
+        }
+    }
+
     @Test func theCodecRoundTripsThroughManyPartsAndRefusesAnyChange() async throws {
         let stored = try Self.stored(50)
         let (meta, parts) = RedisSnapshotCodec.encode(stored, partBytes: 100)
@@ -175,10 +187,7 @@ struct RedisSnapshotsTests {
     }
 
     @Test func aPartChangedInRedisIsNeverRead() async throws {
-        try await RedisServer.with { server in
-            let client = RedisClient(server.configuration())
-            let keys = RedisSnapshotKeys(prefix: "folio:")
-            let snapshots = RedisSnapshots(client: client, keys: keys)
+        try await Self.withSnapshots { client, keys, snapshots in
             let stored = try Self.stored(10)
             try await snapshots.write(stored, for: Self.key, expiry: .seconds(90), retention: .seconds(60))
             #expect(try await snapshots.read(Self.key, token: stored.token) != nil)
@@ -193,15 +202,11 @@ struct RedisSnapshotsTests {
             #expect(try await snapshots.read(Self.key, token: stored.token) == nil)
             try await client.send(["DEL", keys.part(RedisSnapshotKeys.hash(Self.key), token: stored.token, index: 0)])
             #expect(try await snapshots.read(Self.key, token: stored.token) == nil)
-            await client.close()
         }
     }
 
     @Test func aNewerListSupersedesTheOldOneForItsRetentionAndADropKeepsPinnedLinks() async throws {
-        try await RedisServer.with { server in
-            let client = RedisClient(server.configuration())
-            let keys = RedisSnapshotKeys(prefix: "folio:")
-            let snapshots = RedisSnapshots(client: client, keys: keys)
+        try await Self.withSnapshots { client, keys, snapshots in
             let v1 = try Self.stored(10, tag: "v1")
             let v2 = try Self.stored(10, tag: "v2")
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
@@ -237,17 +242,13 @@ struct RedisSnapshotsTests {
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
             try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 3)
             #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "retention zero deletes the list")
-            await client.close()
         }
     }
 
     /// A fill's write names the route's drop count it read before fetching: after a drop that
     /// came since, its list does not become newest (it would bring back what the drop removed).
     @Test func aWriteADropOvertookDoesNotBecomeNewest() async throws {
-        try await RedisServer.with { server in
-            let client = RedisClient(server.configuration())
-            let keys = RedisSnapshotKeys(prefix: "folio:")
-            let snapshots = RedisSnapshots(client: client, keys: keys)
+        try await Self.withSnapshots { client, keys, snapshots in
             let v1 = try Self.stored(10, tag: "v1")
             let v2 = try Self.stored(10, tag: "v2")
             let before = try await snapshots.dropEpoch(route: Self.key.route)
@@ -269,7 +270,6 @@ struct RedisSnapshotsTests {
             #expect(
                 try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: after))
             #expect(try await snapshots.newestToken(for: Self.key) == v2.token)
-            await client.close()
         }
     }
 
