@@ -32,6 +32,8 @@ public struct RedisSnapshots: Sendable {
     public func write(
         _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil
     ) async throws(RedisError) -> Bool {
+        // Checked again, atomically, when the pointer moves; this saves sending the parts.
+        if let dropEpoch, try await self.dropEpoch(route: key.route) != dropEpoch { return false }
         let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
         let owner = RedisSnapshotKeys.hash(key)

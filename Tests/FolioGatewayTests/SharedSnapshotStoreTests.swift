@@ -157,6 +157,24 @@ struct SharedSnapshotStoreTests {
         }
     }
 
+    /// A drop is pending from its start until Redis took it: a request meanwhile does not load
+    /// the dropped list from Redis (which still points at it) and install it again.
+    @Test func aDropOnItsWayToRedisKeepsLoadsOfItsRouteOffRedis() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            try await redis.write(try stored("v1"), for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            server.pause()
+            let dropping = Task { await store.supersede(route: "objects", retention: .zero) }
+            try await waitUntil("the drop is on its way") { store.hasPendingDrop("objects") }
+            #expect(store.health.isAvailable, "pending while on its way, not only once it failed")
+            #expect(await store.current(Self.key) == nil, "answered without Redis, which holds v1")
+            server.resume()
+            await dropping.value
+            #expect(!store.hasPendingDrop("objects"))
+            #expect(try await redis.newestToken(for: Self.key) == nil)
+        }
+    }
+
     /// When the events subscription is back, fills that began before a drop it may have missed
     /// are forgotten (they install nothing), as after a drop it heard.
     @Test func aResubscriptionForgetsFillsOfEveryRoute() async throws {

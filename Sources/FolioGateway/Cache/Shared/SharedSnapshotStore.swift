@@ -157,12 +157,14 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     public func supersede(route: String, retention: Duration) async {
+        keepDrop(route: route, retention: retention)
         bumpDropGeneration(of: [route])
         local.supersede(route: route, retention: retention)
         await drop(route: route, retention: retention)
     }
 
     public func remove(route: String) async {
+        keepDrop(route: route, retention: .zero)
         bumpDropGeneration(of: [route])
         local.remove(route: route)
         await drop(route: route, retention: .zero)
@@ -202,26 +204,17 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     // MARK: Loading
 
+    /// Sends a drop `supersede` or `remove` kept (`keepDrop`, before its local part): it stays
+    /// pending, so no request loads the route from Redis, until Redis took it. While Redis is
+    /// unavailable, or when it refuses, it waits for `replayDrops`.
     private func drop(route: String, retention: Duration) async {
-        // Kept under the same lock `replayDrops` empties before marking the store available:
-        // a drop is either sent or replayed, never kept after the last replay.
-        let kept = pendingDrops.withLock { pending in
-            guard !health.isAvailable else { return false }
-            pending[route] = max(pending[route] ?? .zero, retention)
-            return true
-        }
-        guard !kept else { return }
+        guard health.isAvailable else { return }
         do {
             try await sendDrop(route: route, retention: retention)
+            sent(route: route, retention: retention)
         } catch {
-            keepDrop(route: route, retention: retention)
             health.failed(.drop, error)
-            return
         }
-        // A load that read Redis between this drop's local part and its arrival there may hold
-        // (or have installed) the list it removed.
-        bumpDropGeneration(of: [route])
-        local.supersede(route: route, retention: retention)
     }
 
     private func sendDrop(route: String, retention: Duration) async throws(RedisError) {
@@ -237,28 +230,32 @@ public final class SharedSnapshotStore: SnapshotStore {
         pendingDrops.withLock { $0[route] = max($0[route] ?? .zero, retention) }
     }
 
+    /// Redis took a drop of `route` with `retention`: it is no longer pending, unless one with a
+    /// longer retention was kept meanwhile.
+    private func sent(route: String, retention: Duration) {
+        pendingDrops.withLock { pending in
+            if let kept = pending[route], kept <= retention { pending[route] = nil }
+        }
+    }
+
     /// Sends the drops kept while Redis was unavailable (or that it refused), then marks the
     /// store available; true when none is left. Called with Redis back, before requests use it
-    /// again, and while drops are pending (`SharedStoreService`).
+    /// again, and while drops are pending (`SharedStoreService`). Each stays pending until Redis
+    /// took it, and the store is marked available under the lock drops are kept under, so no
+    /// drop kept meanwhile is left behind.
     func replayDrops() async -> Bool {
         while true {
-            let taken = pendingDrops.withLock { pending -> [String: Duration]? in
-                // Empty under the lock `drop` keeps under: no drop is kept after this.
-                guard !pending.isEmpty else {
-                    health.succeeded()
-                    return nil
-                }
-                defer { pending = [:] }
+            let drops = pendingDrops.withLock { pending -> [String: Duration] in
+                if pending.isEmpty { health.succeeded() }
                 return pending
             }
-            guard var drops = taken else { return true }
-            while let (route, retention) = drops.first {
+            guard !drops.isEmpty else { return true }
+            for (route, retention) in drops {
                 do {
                     try await sendDrop(route: route, retention: retention)
-                    drops[route] = nil
+                    sent(route: route, retention: retention)
                 } catch {
                     // This one and those not sent yet wait for the next ping.
-                    for (route, retention) in drops { keepDrop(route: route, retention: retention) }
                     health.failed(.drop, error)
                     return false
                 }
