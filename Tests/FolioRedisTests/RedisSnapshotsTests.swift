@@ -267,6 +267,7 @@ struct RedisSnapshotsTests {
                 try await !snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: before)
             )
             #expect(try await snapshots.newestToken(for: Self.key) == nil)
+            #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "its parts were not sent")
             #expect(
                 try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: after))
             #expect(try await snapshots.newestToken(for: Self.key) == v2.token)
