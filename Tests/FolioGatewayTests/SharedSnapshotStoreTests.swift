@@ -147,12 +147,12 @@ struct SharedSnapshotStoreTests {
             try await redis.client.send(["REPLICAOF", "127.0.0.1", "1"])
             await store.supersede(route: "objects", retention: .zero)
             #expect(store.health.isAvailable)
-            #expect(store.hasPendingDrop("objects"))
+            #expect(store.pendingDrops.isPending("objects"))
             #expect(await store.current(Self.key) == nil)
 
             try await redis.client.send(["REPLICAOF", "NO", "ONE"])
             #expect(await store.replayDrops())
-            #expect(!store.hasPendingDrops)
+            #expect(!store.pendingDrops.isPending("objects"))
             #expect(try await redis.newestToken(for: Self.key) == nil)
         }
     }
@@ -165,12 +165,12 @@ struct SharedSnapshotStoreTests {
             try await redis.write(try stored("v1"), for: Self.key, expiry: .seconds(60), retention: .seconds(60))
             server.pause()
             let dropping = Task { await store.supersede(route: "objects", retention: .zero) }
-            try await waitUntil("the drop is on its way") { store.hasPendingDrop("objects") }
+            try await waitUntil("the drop is on its way") { store.pendingDrops.isPending("objects") }
             #expect(store.health.isAvailable, "pending while on its way, not only once it failed")
             #expect(await store.current(Self.key) == nil, "answered without Redis, which holds v1")
             server.resume()
             await dropping.value
-            #expect(!store.hasPendingDrop("objects"))
+            #expect(!store.pendingDrops.isPending("objects"))
             #expect(try await redis.newestToken(for: Self.key) == nil)
         }
     }

@@ -25,13 +25,15 @@ extension SharedSnapshotStore: FillCoordination {
         let hash = RedisSnapshotKeys.hash(key)
         let deadline = now() + timeout + .seconds(1)
         var waited = false
-        while health.isAvailable, !hasPendingDrop(key.route), now() < deadline {
+        while true {
+            // Read before the pending check: a drop kept after it moves the generation.
+            let generation = dropGeneration(key.route)
+            guard health.isAvailable, !pendingDrops.isPending(key.route), now() < deadline else { break }
             let owner = "\(origin)/\(UUID().uuidString)"
             let before: Newest?
             let locked: Bool
             let dropEpoch: Int64
             do {
-                let generation = dropGeneration(key.route)
                 before = try await newest(key)
                 if let before, isFresh(before),
                     let shared = try await adopt(before, key: key, shape: shape, since: generation)
@@ -65,7 +67,7 @@ extension SharedSnapshotStore: FillCoordination {
                 while owner != nil, owner == holder, now() < deadline {
                     await waiters.wait(for: hash, longest: Self.pollInterval)
                     let generation = dropGeneration(key.route)
-                    if let after = try await newest(key), after != before,
+                    if !pendingDrops.isPending(key.route), let after = try await newest(key), after != before,
                         let shared = try await adopt(after, key: key, shape: shape, since: generation)
                     {
                         return .shared(shared, waited: true)
@@ -131,7 +133,9 @@ extension SharedSnapshotStore: FillCoordination {
     private func storedMeanwhile(_ key: CacheKey, before: Newest?, shape: RouteShape) async -> Snapshot? {
         do {
             let generation = dropGeneration(key.route)
-            guard let after = try await newest(key), after != before, isFresh(after) else { return nil }
+            guard !pendingDrops.isPending(key.route), let after = try await newest(key), after != before,
+                isFresh(after)
+            else { return nil }
             return try await adopt(after, key: key, shape: shape, since: generation)
         } catch {
             health.failed(.read, error)

@@ -43,10 +43,9 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Called when another replica dropped a route (the gateway stops its own fills of it from
     /// installing what the drop removed).
     private let dropHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
-    /// Drops made while Redis was unavailable (or that failed there), by route, with the
-    /// longest retention asked: `replayDrops` sends them before the store is used again, so a
-    /// purge during an outage is not undone by the lists Redis still points at.
-    private let pendingDrops = Mutex<[String: Duration]>([:])
+    /// This replica's drops until Redis took them (their routes are not loaded from Redis
+    /// meanwhile); those it could not take wait for `replayDrops`.
+    let pendingDrops = PendingDrops()
     /// The events subscription has failed since it last worked: on its return, drops it
     /// missed must be caught up (`resubscribed`).
     private let subscriptionLost = Atomic<Bool>(false)
@@ -92,9 +91,12 @@ public final class SharedSnapshotStore: SnapshotStore {
     public func current(_ key: CacheKey) async -> Snapshot? {
         let held = local.current(key)
         if let held, held.isFresh(at: now()) { return held }
-        // Until a drop kept for later is in Redis, Redis still points at what it removed.
-        guard health.isAvailable, !hasPendingDrop(key.route), let shape = shape(key.route) else { return held }
+        // Read before the pending check: a drop kept after it moves the generation.
         let generation = dropGeneration(key.route)
+        // Until a drop is in Redis, Redis still points at what it removed.
+        guard health.isAvailable, !pendingDrops.isPending(key.route), let shape = shape(key.route) else {
+            return held
+        }
         // A request after a drop never joins a load that began before it.
         let loaded = await coalesced("key:\(RedisSnapshotKeys.hash(key)):\(generation)") {
             await self.loadNewest(key, shape: shape, since: generation)
@@ -157,17 +159,17 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     public func supersede(route: String, retention: Duration) async {
-        keepDrop(route: route, retention: retention)
+        let ticket = pendingDrops.keep(route, retention: retention)
         bumpDropGeneration(of: [route])
         local.supersede(route: route, retention: retention)
-        await drop(route: route, retention: retention)
+        await drop(route: route, retention: retention, ticket: ticket)
     }
 
     public func remove(route: String) async {
-        keepDrop(route: route, retention: .zero)
+        let ticket = pendingDrops.keep(route, retention: .zero)
         bumpDropGeneration(of: [route])
         local.remove(route: route)
-        await drop(route: route, retention: .zero)
+        await drop(route: route, retention: .zero, ticket: ticket)
     }
 
     public func recount(_ snapshot: Snapshot, for key: CacheKey) async {
@@ -204,15 +206,16 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     // MARK: Loading
 
-    /// Sends a drop `supersede` or `remove` kept (`keepDrop`, before its local part): it stays
-    /// pending, so no request loads the route from Redis, until Redis took it. While Redis is
-    /// unavailable, or when it refuses, it waits for `replayDrops`.
-    private func drop(route: String, retention: Duration) async {
-        guard health.isAvailable else { return }
+    /// Sends a drop `supersede` or `remove` kept (`pendingDrops`, before its local part): it
+    /// stays pending, so no request loads the route from Redis, until Redis took it. While
+    /// Redis is unavailable, or when it refuses, it waits for `replayDrops`.
+    private func drop(route: String, retention: Duration, ticket: Int) async {
+        guard health.isAvailable else { return pendingDrops.failed(route, ticket: ticket) }
         do {
             try await sendDrop(route: route, retention: retention)
-            sent(route: route, retention: retention)
+            pendingDrops.sent(route, ticket: ticket)
         } catch {
+            pendingDrops.failed(route, ticket: ticket)
             health.failed(.drop, error)
         }
     }
@@ -226,50 +229,23 @@ public final class SharedSnapshotStore: SnapshotStore {
             .encoded)
     }
 
-    private func keepDrop(route: String, retention: Duration) {
-        pendingDrops.withLock { $0[route] = max($0[route] ?? .zero, retention) }
-    }
-
-    /// Redis took a drop of `route` with `retention`: it is no longer pending, unless one with a
-    /// longer retention was kept meanwhile.
-    private func sent(route: String, retention: Duration) {
-        pendingDrops.withLock { pending in
-            if let kept = pending[route], kept <= retention { pending[route] = nil }
-        }
-    }
-
-    /// Sends the drops kept while Redis was unavailable (or that it refused), then marks the
-    /// store available; true when none is left. Called with Redis back, before requests use it
-    /// again, and while drops are pending (`SharedStoreService`). Each stays pending until Redis
-    /// took it, and the store is marked available under the lock drops are kept under, so no
-    /// drop kept meanwhile is left behind.
+    /// Sends the drops Redis did not take (it was unavailable, or refused), then marks the
+    /// store available; false when one failed again (the next ping retries). Drops still on
+    /// their way are their senders' to finish. Their routes are not loaded from Redis until
+    /// then, so the store may be used for the others meanwhile.
     func replayDrops() async -> Bool {
-        while true {
-            let drops = pendingDrops.withLock { pending -> [String: Duration] in
-                if pending.isEmpty { health.succeeded() }
-                return pending
-            }
-            guard !drops.isEmpty else { return true }
-            for (route, retention) in drops {
-                do {
-                    try await sendDrop(route: route, retention: retention)
-                    sent(route: route, retention: retention)
-                } catch {
-                    // This one and those not sent yet wait for the next ping.
-                    health.failed(.drop, error)
-                    return false
-                }
+        for (route, drop) in pendingDrops.failedDrops {
+            do {
+                try await sendDrop(route: route, retention: drop.retention)
+                pendingDrops.sent(route, ticket: drop.ticket)
+            } catch {
+                health.failed(.drop, error)
+                return false
             }
         }
+        health.succeeded()
+        return true
     }
-
-    /// A drop of `route` waits to be sent to Redis.
-    func hasPendingDrop(_ route: String) -> Bool {
-        pendingDrops.withLock { $0[route] != nil }
-    }
-
-    /// Some drop waits to be sent to Redis.
-    var hasPendingDrops: Bool { pendingDrops.withLock { !$0.isEmpty } }
 
     /// The events subscription failed: drops announced until it is back are not heard.
     func subscriptionFailed(_ error: RedisError) {

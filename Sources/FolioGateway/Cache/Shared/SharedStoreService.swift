@@ -42,7 +42,7 @@ struct SharedStoreService: Service {
             try? await Task.sleep(for: probeInterval)
             guard !store.health.isAvailable else {
                 // Drops Redis refused (an error answer leaves the store available).
-                if store.hasPendingDrops { _ = await store.replayDrops() }
+                if !store.pendingDrops.failedDrops.isEmpty { _ = await store.replayDrops() }
                 continue
             }
             do {
