@@ -32,12 +32,17 @@ public struct RedisSnapshots: Sendable {
     public func write(
         _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil
     ) async throws(RedisError) -> Bool {
-        // Checked again, atomically, when the pointer moves; this saves sending the parts.
-        if let dropEpoch, try await self.dropEpoch(route: key.route) != dropEpoch { return false }
         let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
         let owner = RedisSnapshotKeys.hash(key)
-        let held = try await header(owner, token: stored.token)
+        // What Redis holds of this list, and the drop count, in one round trip. The count is
+        // checked again, atomically, when the pointer moves; this check saves sending the parts.
+        let looks = try await client.pipeline([
+            ["GET", keys.meta(owner, token: stored.token)].bytes, ["GET", keys.dropEpoch(key.route)].bytes,
+        ])
+        guard looks.count == 2 else { throw RedisError.unexpectedReply("\(looks)") }
+        if let dropEpoch, try Self.dropEpoch(looks[1]) != dropEpoch { return false }
+        let held = Self.header(looks[0], token: stored.token)
         var commands: [[[UInt8]]] = []
         if let held, held.parts == parts.count {
             for index in 0..<parts.count {
@@ -92,7 +97,12 @@ public struct RedisSnapshots: Sendable {
     /// How many times `route` was dropped (the drop count's expiry aside): read before a fill
     /// fetches, passed to `write`.
     public func dropEpoch(route: String) async throws(RedisError) -> Int64 {
-        guard let text = try await client.send(["GET", keys.dropEpoch(route)]).string else { return 0 }
+        try Self.dropEpoch(try await client.send(["GET", keys.dropEpoch(route)]))
+    }
+
+    /// A drop count as `GET` answers it (none yet: 0).
+    private static func dropEpoch(_ reply: RESPValue) throws(RedisError) -> Int64 {
+        guard let text = reply.string else { return 0 }
         guard let epoch = Int64(text) else { throw RedisError.unexpectedReply(text) }
         return epoch
     }
@@ -223,9 +233,14 @@ public struct RedisSnapshots: Sendable {
     }
 
     private func header(_ keyHash: String, token: String) async throws(RedisError) -> (token: String, parts: Int)? {
-        guard let meta = try await client.send(["GET", keys.meta(keyHash, token: token)]).bytes,
-            let header = RedisSnapshotCodec.header(meta), header.token == token
-        else { return nil }
+        Self.header(try await client.send(["GET", keys.meta(keyHash, token: token)]), token: token)
+    }
+
+    /// The header of the metadata record `reply` (a `GET`'s answer), when it is `token`'s.
+    private static func header(_ reply: RESPValue, token: String) -> (token: String, parts: Int)? {
+        guard let meta = reply.bytes, let header = RedisSnapshotCodec.header(meta), header.token == token else {
+            return nil
+        }
         return header
     }
 

@@ -12,7 +12,8 @@ final class PendingDrops: Sendable {
         var retention: Duration
         /// The newest keep's ticket.
         var ticket: Int
-        /// The newest keep's send failed, or was not tried: only a replay sends it.
+        /// The newest keep's send failed, or was not tried: only a replay sends it (a new keep
+        /// sends itself, carrying the longest retention, so it starts as not failed).
         var failed: Bool
     }
 
@@ -23,15 +24,16 @@ final class PendingDrops: Sendable {
 
     private let state = Mutex(State())
 
-    /// Keeps a drop of `route` (merged with one already pending); returns its ticket.
-    func keep(_ route: String, retention: Duration) -> Int {
+    /// Keeps a drop of `route`, merged with one already pending; returns the drop to send (the
+    /// longest retention pending, and its ticket).
+    func keep(_ route: String, retention: Duration) -> Drop {
         state.withLock { state in
             state.nextTicket += 1
-            let held = state.drops[route]
-            state.drops[route] = Drop(
-                retention: max(held?.retention ?? .zero, retention), ticket: state.nextTicket,
-                failed: held?.failed ?? false)
-            return state.nextTicket
+            let drop = Drop(
+                retention: max(state.drops[route]?.retention ?? .zero, retention), ticket: state.nextTicket,
+                failed: false)
+            state.drops[route] = drop
+            return drop
         }
     }
 

@@ -67,7 +67,9 @@ extension SharedSnapshotStore: FillCoordination {
                 while owner != nil, owner == holder, now() < deadline {
                     await waiters.wait(for: hash, longest: Self.pollInterval)
                     let generation = dropGeneration(key.route)
-                    if !pendingDrops.isPending(key.route), let after = try await newest(key), after != before,
+                    // A drop of the route came: this replica fills for itself (below).
+                    guard !pendingDrops.isPending(key.route) else { break }
+                    if let after = try await newest(key), after != before,
                         let shared = try await adopt(after, key: key, shape: shape, since: generation)
                     {
                         return .shared(shared, waited: true)

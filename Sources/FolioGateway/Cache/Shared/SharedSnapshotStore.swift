@@ -159,17 +159,17 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     public func supersede(route: String, retention: Duration) async {
-        let ticket = pendingDrops.keep(route, retention: retention)
+        let pending = pendingDrops.keep(route, retention: retention)
         bumpDropGeneration(of: [route])
         local.supersede(route: route, retention: retention)
-        await drop(route: route, retention: retention, ticket: ticket)
+        await drop(route: route, pending)
     }
 
     public func remove(route: String) async {
-        let ticket = pendingDrops.keep(route, retention: .zero)
+        let pending = pendingDrops.keep(route, retention: .zero)
         bumpDropGeneration(of: [route])
         local.remove(route: route)
-        await drop(route: route, retention: .zero, ticket: ticket)
+        await drop(route: route, pending)
     }
 
     public func recount(_ snapshot: Snapshot, for key: CacheKey) async {
@@ -209,13 +209,14 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Sends a drop `supersede` or `remove` kept (`pendingDrops`, before its local part): it
     /// stays pending, so no request loads the route from Redis, until Redis took it. While
     /// Redis is unavailable, or when it refuses, it waits for `replayDrops`.
-    private func drop(route: String, retention: Duration, ticket: Int) async {
-        guard health.isAvailable else { return pendingDrops.failed(route, ticket: ticket) }
+    /// `pending` carries the longest retention of the drops of `route` not yet taken.
+    private func drop(route: String, _ pending: PendingDrops.Drop) async {
+        guard health.isAvailable else { return pendingDrops.failed(route, ticket: pending.ticket) }
         do {
-            try await sendDrop(route: route, retention: retention)
-            pendingDrops.sent(route, ticket: ticket)
+            try await sendDrop(route: route, retention: pending.retention)
+            pendingDrops.sent(route, ticket: pending.ticket)
         } catch {
-            pendingDrops.failed(route, ticket: ticket)
+            pendingDrops.failed(route, ticket: pending.ticket)
             health.failed(.drop, error)
         }
     }

@@ -51,8 +51,8 @@ struct SharedStoreService: Service {
                 store.health.failed(.ping, error)
                 continue
             }
-            // Drops made during the outage go first: until they are in, Redis still points at
-            // what they removed. The replay marks the store available once none is left.
+            // Drops made during the outage go first (their routes are not loaded from Redis
+            // until they are in); the replay marks the store available once it sent them all.
             _ = await store.replayDrops()
         }
     }
