@@ -27,7 +27,8 @@ public struct RedisSnapshots: Sendable {
     /// With `dropEpoch` (the route's `dropEpoch(route:)` read before the list was fetched), the
     /// list becomes newest only if no drop of the route came since: a drop that reached Redis
     /// while it was fetched or written removed what it holds. Returns whether it became newest
-    /// (its parts and metadata are written either way, and expire).
+    /// (a drop seen before the parts are sent saves sending them; one that came later leaves
+    /// them written, to expire).
     @discardableResult
     public func write(
         _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil

@@ -26,9 +26,7 @@ extension SharedSnapshotStore: FillCoordination {
         let deadline = now() + timeout + .seconds(1)
         var waited = false
         while true {
-            // Read before the pending check: a drop kept after it moves the generation.
-            let generation = dropGeneration(key.route)
-            guard health.isAvailable, !pendingDrops.isPending(key.route), now() < deadline else { break }
+            guard health.isAvailable, let generation = loadGeneration(key.route), now() < deadline else { break }
             let owner = "\(origin)/\(UUID().uuidString)"
             let before: Newest?
             let locked: Bool
@@ -66,9 +64,8 @@ extension SharedSnapshotStore: FillCoordination {
                 var owner = holder
                 while owner != nil, owner == holder, now() < deadline {
                     await waiters.wait(for: hash, longest: Self.pollInterval)
-                    let generation = dropGeneration(key.route)
                     // A drop of the route came: this replica fills for itself (below).
-                    guard !pendingDrops.isPending(key.route) else { break }
+                    guard let generation = loadGeneration(key.route) else { break }
                     if let after = try await newest(key), after != before,
                         let shared = try await adopt(after, key: key, shape: shape, since: generation)
                     {
@@ -134,8 +131,7 @@ extension SharedSnapshotStore: FillCoordination {
     /// failed (then the lock holder fills).
     private func storedMeanwhile(_ key: CacheKey, before: Newest?, shape: RouteShape) async -> Snapshot? {
         do {
-            let generation = dropGeneration(key.route)
-            guard !pendingDrops.isPending(key.route), let after = try await newest(key), after != before,
+            guard let generation = loadGeneration(key.route), let after = try await newest(key), after != before,
                 isFresh(after)
             else { return nil }
             return try await adopt(after, key: key, shape: shape, since: generation)

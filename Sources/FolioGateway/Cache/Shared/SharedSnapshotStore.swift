@@ -91,10 +91,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     public func current(_ key: CacheKey) async -> Snapshot? {
         let held = local.current(key)
         if let held, held.isFresh(at: now()) { return held }
-        // Read before the pending check: a drop kept after it moves the generation.
-        let generation = dropGeneration(key.route)
-        // Until a drop is in Redis, Redis still points at what it removed.
-        guard health.isAvailable, !pendingDrops.isPending(key.route), let shape = shape(key.route) else {
+        guard health.isAvailable, let generation = loadGeneration(key.route), let shape = shape(key.route) else {
             return held
         }
         // A request after a drop never joins a load that began before it.
@@ -323,6 +320,14 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// `route`'s drop generation: read before asking Redis for a list, passed to `adopt`.
     func dropGeneration(_ route: String) -> Int {
         dropGenerations.withLock { $0[route, default: 0] }
+    }
+
+    /// `route`'s drop generation when its lists may be loaded from Redis now; nil while a drop
+    /// of it is pending (Redis still points at what it removes). Read in this order, a drop
+    /// kept after the check still moves the generation, so the load installs nothing.
+    func loadGeneration(_ route: String) -> Int? {
+        let generation = dropGeneration(route)
+        return pendingDrops.isPending(route) ? nil : generation
     }
 
     private func bumpDropGeneration(of routes: some Sequence<String>) {
