@@ -214,6 +214,16 @@ struct SharedStoreTests {
                         let revalidated = try await http.answer(replicas[0].url)
                         #expect(revalidated.headers["Cache-Status"].first?.contains("fwd-status=304") == true)
                         #expect(upstream.requests.last?.header("If-None-Match") == "\"e1\"")
+                        // A answers before its copy to Redis lands, and releases the key's lock
+                        // after it: asked sooner, B would wait for A's lock (`collapsed`).
+                        let client = RedisClient(redis.configuration())
+                        try await waitUntil("A's renewed freshness is in Redis") {
+                            guard case .array(let locks?) = try await client.send(["KEYS", "test:lock:*"]) else {
+                                return false
+                            }
+                            return locks.isEmpty
+                        }
+                        await client.close()
 
                         // B's own copy is stale too; it finds A's new freshness in Redis.
                         let onB = try await http.answer(replicas[1].url)
@@ -270,17 +280,15 @@ struct SharedStoreTests {
                         let client = RedisClient(redis.configuration())
                         let pattern = "test:snapshot:{*:\(token)}:part:0"
                         // The copy to Redis runs on its own, after the answer.
-                        try await waitUntil("the list is in Redis") {
-                            guard case .array(let found?) = try await client.send(["KEYS", pattern]) else {
-                                return false
-                            }
-                            return found.count == 1
+                        let found = Mutex<String?>(nil)
+                        try await waitUntil("the list's one part is in Redis") {
+                            guard case .array(let names?) = try await client.send(["KEYS", pattern]),
+                                names.count == 1, let name = names[0].string
+                            else { return false }
+                            found.withLock { $0 = name }
+                            return true
                         }
-                        let names = try await client.send(["KEYS", pattern])
-                        guard case .array(let found?) = names, found.count == 1, let name = found[0].string else {
-                            Issue.record("one part of \(token): \(names)")
-                            return
-                        }
+                        let name = try #require(found.withLock { $0 })
                         let original = try #require(try await client.send(["GET", name]).bytes)
                         var part = original
                         let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
