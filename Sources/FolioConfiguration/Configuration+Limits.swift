@@ -1,3 +1,5 @@
+import FolioEngine
+
 extension Configuration {
     /// Caps that keep one client or one upstream from exhausting the gateway (`limits:`).
     public struct Limits: Sendable, Equatable {
@@ -25,7 +27,7 @@ extension Configuration {
         public var maxRequestBodyBytes: Int
 
         /// The largest `maxUpstreamBytes` accepted: lists index their bytes with `UInt32`.
-        public static let maxUpstreamBytesCeiling = 4 << 30
+        public static let maxUpstreamBytesCeiling = IndexLimits.maxBytesCeiling
 
         /// The defaults `config/folio.yaml` documents.
         public init() {

@@ -9,6 +9,10 @@ public struct IndexLimits: Sendable, Hashable {
     /// Nesting depth of arrays and objects (`maxJSONDepth`); the top-level container is depth 1.
     public var maxDepth: Int
 
+    /// The largest `maxBytes` worth setting (`maxUpstreamBytes`' ceiling, and what a list read
+    /// back from a shared store may hold): 4 GiB, past which 32-bit offsets cannot go.
+    public static let maxBytesCeiling = 4 << 30
+
     public init(maxBytes: Int = 256 << 20, maxItems: Int = 5_000_000, maxDepth: Int = 128) {
         self.maxBytes = maxBytes
         self.maxItems = maxItems

@@ -11,7 +11,8 @@ public enum RedisSnapshotCodec {
     /// capped; bytes are capped at the largest `maxUpstreamBytes` a config may set, so a
     /// metadata record claiming more reserves nothing. The indexer does not recurse, and the
     /// token check still refuses any list whose bytes were changed.
-    public static let readBackLimits = IndexLimits(maxBytes: 4 << 30, maxItems: .max, maxDepth: .max)
+    public static let readBackLimits = IndexLimits(
+        maxBytes: IndexLimits.maxBytesCeiling, maxItems: .max, maxDepth: .max)
 
     /// Largest part written: values of a few MiB keep Redis responsive to other clients.
     public static let partBytes = 4 << 20
@@ -94,7 +95,7 @@ public enum RedisSnapshotCodec {
 
         /// Nil when `meta` is not Folio's metadata, or claims a list larger than `limits`
         /// allow (`readBackLimits` in the gateway), before anything is reserved for it.
-        public init?(meta: [UInt8], limits: IndexLimits) {
+        public init?(meta: [UInt8], limits: IndexLimits = readBackLimits) {
             guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
                 meta.parts >= 0, meta.bytes >= 0, meta.bytes <= limits.maxBytes, meta.count <= limits.maxItems
             else { return nil }

@@ -187,7 +187,7 @@ public struct RedisSnapshots: Sendable {
     public func read(_ key: CacheKey, token: String) async throws(RedisError) -> StoredList? {
         let owner = RedisSnapshotKeys.hash(key)
         guard let meta = try await client.send(["GET", keys.meta(owner, token: token)]).bytes,
-            var decoder = RedisSnapshotCodec.Decoder(meta: meta, limits: RedisSnapshotCodec.readBackLimits),
+            var decoder = RedisSnapshotCodec.Decoder(meta: meta),
             decoder.token == token
         else { return nil }
         let batches = stride(from: 0, to: decoder.parts, by: Self.partsPerBatch).map {

@@ -51,10 +51,7 @@ struct DrainTests {
             let (connections, termination) = try await withFolio(yaml) { folio in
                 var connections: [RawConnection] = []
                 for _ in 0..<2 {  // a miss, then a hit
-                    let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
-                    try await connection.send(LargeList.request)
-                    connection.readMore()
-                    try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+                    let connection = try await LargeList.slowAnswer(port: folio.clientPort)
                     connections.append(connection)
                 }
                 folio.service.drain()
@@ -79,10 +76,7 @@ struct DrainTests {
             let yaml = LargeList.yaml(upstream, admin: true, server: "drainTimeout: 500ms")
             let log = CapturedLog()
             let (connection, termination) = try await withFolio(yaml, logger: log.logger()) { folio in
-                let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
-                try await connection.send(LargeList.request)
-                connection.readMore()
-                try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+                let connection = try await LargeList.slowAnswer(port: folio.clientPort)
                 return connection
             }
             #expect(termination == .cutOff)
@@ -107,10 +101,7 @@ struct DrainTests {
             let yaml = LargeList.yaml(upstream, admin: true, server: "drainTimeout: 60s")
             let (connection, termination) = try await withFolio(yaml) { folio in
                 _ = try await folio.get(folio.client + LargeList.uri)
-                let connection = try await RawConnection.open(port: folio.clientPort, readingWhenAsked: true)
-                try await connection.send(LargeList.request)
-                connection.readMore()
-                try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+                let connection = try await LargeList.slowAnswer(port: folio.clientPort)
                 folio.service.drain()
                 try await Task.sleep(for: .milliseconds(300))
                 try await connection.send(LargeList.request)

@@ -209,11 +209,10 @@ struct FrontDoorTests {
         try await LargeList.withUpstream { upstream in
             let yaml = LargeList.yaml(upstream, server: "idleTimeout: 1s")
             try await withGateway(yaml) { client, _ in
-                let uri = LargeList.uri
                 // Filled on a connection of its own: the test client's, opened with the gateway,
                 // may have been idle past the timeout already on a busy machine.
                 let first = try await RawConnection.open(port: try #require(client.port))
-                try await first.send("GET \(uri) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                try await first.send(LargeList.request)
                 try await waitUntil("the first answer came") {
                     first.answerProgress.map { $0.bodyBytes >= $0.contentLength } ?? false
                 }
@@ -221,7 +220,7 @@ struct FrontDoorTests {
                 await first.close()
                 #expect(expected > 8_000_000)
                 let connection = try await RawConnection.open(port: try #require(client.port), readingWhenAsked: true)
-                try await connection.send("GET \(uri) HTTP/1.1\r\nHost: folio\r\n\r\n")
+                try await connection.send(LargeList.request)
                 // Some 16 KiB every 10 ms: several seconds for the page, well past the timeout.
                 try await connection.readSlowly(upTo: expected + 1000, pause: .milliseconds(10))
                 #expect(connection.received.hasPrefix("HTTP/1.1 200 OK"))
@@ -240,11 +239,7 @@ struct FrontDoorTests {
             let yaml = LargeList.yaml(upstream, server: "idleTimeout: 1s")
             try await withGateway(yaml) { client, _ in
                 for _ in 0..<2 {  // rendered by the responder, then kept and written by the front door
-                    let connection = try await RawConnection.open(
-                        port: try #require(client.port), readingWhenAsked: true)
-                    try await connection.send(LargeList.request)
-                    connection.readMore()
-                    try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+                    let connection = try await LargeList.slowAnswer(port: try #require(client.port))
                     // A client that has stopped cannot see the close until it reads again: it
                     // waits well past the timeout (checks come a timeout apart, so the close
                     // comes one to two timeouts after the last acknowledged byte), then reads

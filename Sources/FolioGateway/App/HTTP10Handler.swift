@@ -27,8 +27,9 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
         let isHTTP10 = head.version == .http1_0
-        keepAliveAsked.append(isHTTP10 && head.isKeepAlive)
-        guard isHTTP10, !head.isKeepAlive else { return context.fireChannelRead(data) }
+        let keepAlive = isHTTP10 && head.isKeepAlive
+        keepAliveAsked.append(keepAlive)
+        guard isHTTP10, !keepAlive else { return context.fireChannelRead(data) }
         // Hummingbird closes on exactly `close`, so the field is replaced; the fields its old
         // tokens named are hop-by-hop and go with it, or they would be forwarded upstream.
         ProxyHeaders.removeConnectionNamed(&head.headers)

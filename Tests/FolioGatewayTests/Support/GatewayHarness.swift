@@ -177,6 +177,16 @@ enum LargeList {
             upstream: upstream.baseURL + "/objects", admin: admin, server: server, route: "maxPageSize: \(count)")
     }
 
+    /// A connection to `port` that asked for the list and reads only when asked: its answer's
+    /// head has come, and the rest waits in the gateway (and the socket's buffers).
+    static func slowAnswer(port: Int) async throws -> RawConnection {
+        let connection = try await RawConnection.open(port: port, readingWhenAsked: true)
+        try await connection.send(request)
+        connection.readMore()
+        try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+        return connection
+    }
+
     /// Runs `body` with an upstream serving the list.
     static func withUpstream(_ body: @Sendable (TestUpstream) async throws -> Void) async throws {
         try await withTestUpstream({ _ in .json(Self.body) }, body)
