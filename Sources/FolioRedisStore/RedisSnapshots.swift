@@ -113,24 +113,51 @@ public struct RedisSnapshots: Sendable {
     public func supersede(
         _ keyHash: String, token: String, retention: Duration, atMilliseconds now: Int64
     ) async throws(RedisError) {
-        guard let held = try await header(keyHash, token: token) else { return }
-        let names =
-            (0..<held.parts).map { keys.part(keyHash, token: token, index: $0) } + [keys.meta(keyHash, token: token)]
-        let ms = Self.milliseconds(retention)
-        var commands: [[[UInt8]]]
-        if retention > .zero {
-            commands = names.map { ["PEXPIRE", $0, String(ms)].bytes }
-            commands.append(["SET", keys.superseded(keyHash, token: token), String(now), "PX", String(ms)].bytes)
-        } else {
-            commands = [(["DEL"] + names + [keys.superseded(keyHash, token: token)]).bytes]
-        }
-        try Self.check(try await client.pipeline(commands))
+        try await retire([RetiredSnapshot(keyHash: keyHash, token: token)], retention: retention, atMilliseconds: now)
     }
 
+    /// A snapshot no newest pointer names any more: its cache key's hash and its token.
+    public struct RetiredSnapshot: Sendable, Equatable {
+        public var keyHash: String
+        public var token: String
+    }
+
+    /// Keeps each of `snapshots` for `retention` only (zero: deletes them), marking when they
+    /// were superseded: two round trips however many there are (their headers, then one
+    /// pipeline of expiries in batches).
+    public func retire(
+        _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64
+    ) async throws(RedisError) {
+        guard !snapshots.isEmpty else { return }
+        let heads = try await client.pipeline(snapshots.map { ["GET", keys.meta($0.keyHash, token: $0.token)].bytes })
+        try Self.check(heads)
+        let ms = String(Self.milliseconds(retention))
+        var commands: [[[UInt8]]] = []
+        for (snapshot, head) in zip(snapshots, heads) {
+            guard let held = Self.header(head, token: snapshot.token) else { continue }
+            let (owner, token) = (snapshot.keyHash, snapshot.token)
+            let names =
+                (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [keys.meta(owner, token: token)]
+            if retention > .zero {
+                commands += names.map { ["PEXPIRE", $0, ms].bytes }
+                commands.append(["SET", keys.superseded(owner, token: token), String(now), "PX", ms].bytes)
+            } else {
+                commands.append((["DEL"] + names + [keys.superseded(owner, token: token)]).bytes)
+            }
+        }
+        for batch in stride(from: 0, to: commands.count, by: Self.commandsPerBatch) {
+            try Self.check(
+                try await client.pipeline(Array(commands[batch..<min(batch + Self.commandsPerBatch, commands.count)])))
+        }
+    }
+
+    /// Expiry commands sent in one round trip by `retire` (each a few dozen bytes).
+    static let commandsPerBatch = 512
+
     /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx, a
-    /// changed route); the snapshots they pointed at keep answering pinned links for
-    /// `retention`.
-    public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
+    /// changed route) and counts the drop; returns the snapshots they pointed at, for `retire`.
+    /// One round trip: once it returns, no replica loads the route's dropped lists as newest.
+    public func dropPointers(route: String) async throws(RedisError) -> [RetiredSnapshot] {
         let reply = try await client.send([
             "EVAL", Self.dropScript, "2", keys.routeKeys(route), keys.dropEpoch(route),
             String(Self.milliseconds(Self.dropEpochExpiry)),
@@ -138,12 +165,18 @@ public struct RedisSnapshots: Sendable {
         guard case .array(let values?) = reply, values.count.isMultiple(of: 2) else {
             throw RedisError.unexpectedReply("\(reply)")
         }
-        for pair in stride(from: 0, to: values.count, by: 2) {
+        return stride(from: 0, to: values.count, by: 2).compactMap { pair in
             guard let name = values[pair].string, let token = values[pair + 1].string,
                 let owner = keys.keyHash(ofNewest: name)
-            else { continue }
-            try await supersede(owner, token: token, retention: retention, atMilliseconds: now)
+            else { return nil }
+            return RetiredSnapshot(keyHash: owner, token: token)
         }
+    }
+
+    /// `dropPointers`, then `retire` of what they pointed at: the snapshots keep answering
+    /// pinned links for `retention`.
+    public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
+        try await retire(try await dropPointers(route: route), retention: retention, atMilliseconds: now)
     }
 
     /// How long a route's drop count outlives its last drop: far longer than any fill, so a fill

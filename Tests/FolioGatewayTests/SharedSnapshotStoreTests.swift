@@ -175,6 +175,47 @@ struct SharedSnapshotStoreTests {
         }
     }
 
+    /// A drop stops being pending once Redis removed the route's pointers and the drop was
+    /// announced: shortening the expiry of the snapshots they named (two round trips per cache
+    /// key before) neither holds the route off Redis meanwhile nor makes the drop replayed.
+    @Test func aDropIsDoneOnceItsPointersAreGoneWhateverItsRetentionStepDoes() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            let dropped = try stored("v1")
+            try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            // The retention step reads each named snapshot's metadata: make that read fail.
+            let meta = redis.keys.meta(RedisSnapshotKeys.hash(Self.key), token: dropped.token)
+            try await redis.client.send(["DEL", meta])
+            try await redis.client.send(["RPUSH", meta, "not a snapshot"])
+
+            await store.supersede(route: "objects", retention: .seconds(30))
+            #expect(!store.pendingDrops.isPending("objects"))
+            #expect(store.pendingDrops.failedDrops.isEmpty, "not replayed: the drop itself was taken")
+            #expect(try await redis.newestToken(for: Self.key) == nil)
+            #expect(try await redis.dropEpoch(route: "objects") == 1)
+        }
+    }
+
+    /// A drop Redis keeps refusing after an outage (it came back as a read-only replica) keeps
+    /// its own route off Redis, but no longer keeps the whole store unavailable.
+    @Test func aDropRefusedAfterAnOutageKeepsOnlyItsRouteOffRedis() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            store.health.failed(.ping, .unexpectedReply("test: outage"))
+            #expect(!store.health.isAvailable)
+            await store.supersede(route: "objects", retention: .zero)
+            #expect(store.pendingDrops.failedDrops.keys.sorted() == ["objects"])
+
+            try await redis.client.send(["REPLICAOF", "127.0.0.1", "1"])
+            #expect(await !store.replayDrops(), "refused")
+            #expect(store.health.isAvailable)
+            #expect(store.pendingDrops.isPending("objects"))
+            try await redis.client.send(["REPLICAOF", "NO", "ONE"])
+            #expect(await store.replayDrops())
+            #expect(!store.pendingDrops.isPending("objects"))
+        }
+    }
+
     /// When the events subscription is back, fills that began before a drop it may have missed
     /// are forgotten (they install nothing), as after a drop it heard.
     @Test func aResubscriptionForgetsFillsOfEveryRoute() async throws {

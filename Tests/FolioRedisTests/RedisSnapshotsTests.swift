@@ -1,9 +1,10 @@
 import FolioEngine
 import FolioRedis
-import FolioRedisStore
 import FolioTestSupport
 import Synchronization
 import Testing
+
+@testable import FolioRedisStore
 
 /// Snapshots written by one replica and read by another through a real `redis-server`; the
 /// codec's integrity check on its own.
@@ -242,6 +243,36 @@ struct RedisSnapshotsTests {
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
             try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 3)
             #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "retention zero deletes the list")
+        }
+    }
+
+    /// A drop of a route with many cache keys retires every snapshot its pointers named, in
+    /// batched round trips (more expiry commands than one batch holds), and nothing else.
+    @Test func aDropRetiresEverySnapshotOfARouteWithManyKeys() async throws {
+        try await Self.withSnapshots { client, keys, snapshots in
+            let count = RedisSnapshots.commandsPerBatch / 2  // 3 commands each with a retention
+            let cacheKeys = (0..<count).map {
+                CacheKey(route: "many", upstreamURL: "http://upstream.test/many?page=\($0)", varyValues: [])
+            }
+            let lists = try (0..<count).map { try Self.stored(2, tag: "k\($0)") }
+            for (key, list) in zip(cacheKeys, lists) {
+                try await snapshots.write(list, for: key, expiry: .seconds(600), retention: .zero)
+            }
+            try await snapshots.write(
+                try Self.stored(2, tag: "other"), for: Self.key, expiry: .seconds(600), retention: .zero)
+
+            let retired = try await snapshots.dropPointers(route: "many")
+            #expect(Set(retired.map(\.token)) == Set(lists.map(\.token)))
+            try await snapshots.retire(retired, retention: .seconds(20), atMilliseconds: 7)
+            for (key, list) in zip(cacheKeys, lists) {
+                #expect(try await snapshots.newestToken(for: key) == nil)
+                #expect(try await snapshots.superseded(key, token: list.token)?.atMilliseconds == 7)
+                let ttl = try #require(
+                    try await client.send(["PTTL", keys.part(RedisSnapshotKeys.hash(key), token: list.token, index: 0)])
+                        .integer)
+                #expect(ttl > 0 && ttl <= 20_000)
+            }
+            #expect(try await snapshots.newestToken(for: Self.key) != nil, "another route's list stays")
         }
     }
 

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Drops of this replica that Redis has not taken yet, by route (docs/DESIGN.md, "Several
-/// replicas"). A drop is kept before its local part and stays until Redis acknowledged it:
-/// meanwhile Redis may still point at what it removed, so the route is not loaded from there.
+/// replicas"). A drop is kept before its local part and stays until Redis removed the route's
+/// newest pointers and the drop was announced: meanwhile Redis may still point at what it
+/// removed, so the route is not loaded from there.
 /// Each keep gets a ticket, so an acknowledgement removes only the drop it answers, never one
 /// kept after it. A drop that could not be sent (Redis unavailable, or refusing) is marked
 /// failed, for `SharedSnapshotStore.replayDrops` to send again.

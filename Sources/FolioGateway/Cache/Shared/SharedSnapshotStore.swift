@@ -204,45 +204,72 @@ public final class SharedSnapshotStore: SnapshotStore {
     // MARK: Loading
 
     /// Sends a drop `supersede` or `remove` kept (`pendingDrops`, before its local part): it
-    /// stays pending, so no request loads the route from Redis, until Redis took it. While
-    /// Redis is unavailable, or when it refuses, it waits for `replayDrops`.
-    /// `pending` carries the longest retention of the drops of `route` not yet taken.
+    /// stays pending, so no request loads the route from Redis, until Redis removed the route's
+    /// newest pointers and the other replicas were told. While Redis is unavailable, or when it
+    /// refuses, it waits for `replayDrops`. `pending` carries the longest retention of the drops
+    /// of `route` not yet taken.
     private func drop(route: String, _ pending: PendingDrops.Drop) async {
         guard health.isAvailable else { return pendingDrops.failed(route, ticket: pending.ticket) }
+        let retired: [RedisSnapshots.RetiredSnapshot]
         do {
-            try await sendDrop(route: route, retention: pending.retention)
-            pendingDrops.sent(route, ticket: pending.ticket)
+            retired = try await sendDrop(route: route, retention: pending.retention)
         } catch {
             pendingDrops.failed(route, ticket: pending.ticket)
-            health.failed(.drop, error)
+            return health.failed(.drop, error)
         }
+        pendingDrops.sent(route, ticket: pending.ticket)
+        await retire(retired, retention: pending.retention)
     }
 
-    private func sendDrop(route: String, retention: Duration) async throws(RedisError) {
-        try await redis.drop(route: route, retention: retention, atMilliseconds: wallClock())
+    /// Removes `route`'s newest pointers in Redis and announces the drop (two round trips,
+    /// however many cache keys the route has); returns the snapshots the pointers named.
+    private func sendDrop(
+        route: String, retention: Duration
+    ) async throws(RedisError) -> [RedisSnapshots.RetiredSnapshot] {
+        let retired = try await redis.dropPointers(route: route)
         try await redis.publish(
             SharedStoreEvent(
                 kind: .dropped, origin: origin, route: route, retentionMilliseconds: retention.milliseconds
             )
             .encoded)
+        return retired
+    }
+
+    /// Keeps the snapshots a drop's pointers named for `retention` only (pinned links). Once the
+    /// pointers are gone the drop is done, so this runs after it stopped being pending and is
+    /// not replayed: if it fails, they keep the expiry they had (as long as they could be
+    /// served) and pinned links to them work that much longer.
+    private func retire(_ retired: [RedisSnapshots.RetiredSnapshot], retention: Duration) async {
+        do {
+            try await redis.retire(retired, retention: retention, atMilliseconds: wallClock())
+        } catch {
+            health.failed(.drop, error)
+        }
     }
 
     /// Sends the drops Redis did not take (it was unavailable, or refused), then marks the
-    /// store available; false when one failed again (the next ping retries). Drops still on
-    /// their way are their senders' to finish. Their routes are not loaded from Redis until
-    /// then, so the store may be used for the others meanwhile.
+    /// store available. Returns whether all of them went; when Redis could not be reached the
+    /// store stays unavailable (the next ping retries). A drop Redis answers but refuses (a
+    /// read-only replica after a failover) stays pending, its route kept off Redis, and does
+    /// not keep the store from the other routes; the probe sends it again every interval.
+    /// Drops still on their way are their senders' to finish.
     func replayDrops() async -> Bool {
+        var refused = false
         for (route, drop) in pendingDrops.failedDrops {
+            let retired: [RedisSnapshots.RetiredSnapshot]
             do {
-                try await sendDrop(route: route, retention: drop.retention)
-                pendingDrops.sent(route, ticket: drop.ticket)
+                retired = try await sendDrop(route: route, retention: drop.retention)
             } catch {
                 health.failed(.drop, error)
-                return false
+                guard error.isServerError else { return false }
+                refused = true
+                continue
             }
+            pendingDrops.sent(route, ticket: drop.ticket)
+            await retire(retired, retention: drop.retention)
         }
         health.succeeded()
-        return true
+        return !refused
     }
 
     /// The events subscription failed: drops announced until it is back are not heard.
