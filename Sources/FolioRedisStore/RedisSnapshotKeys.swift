@@ -31,7 +31,10 @@ public struct RedisSnapshotKeys: Sendable {
     private func snapshot(_ keyHash: String, _ token: String) -> String { "\(prefix)snapshot:{\(keyHash):\(token)}" }
 
     /// The newest token of a cache key, written last.
-    public func newest(_ key: CacheKey) -> String { "\(prefix)newest:\(Self.hash(key))" }
+    public func newest(_ key: CacheKey) -> String { newest(keyHash: Self.hash(key)) }
+
+    /// The newest token of the cache key hashed as `keyHash`.
+    public func newest(keyHash: String) -> String { "\(prefix)newest:\(keyHash)" }
 
     /// The cache key hash in the name of a `newest` key.
     public func keyHash(ofNewest name: String) -> String? {

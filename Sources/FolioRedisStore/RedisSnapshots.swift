@@ -124,18 +124,29 @@ public struct RedisSnapshots: Sendable {
 
     /// Keeps each of `snapshots` for `retention` only (zero: deletes them), marking when they
     /// were superseded: two round trips however many there are (their headers, then one
-    /// pipeline of expiries in batches).
+    /// pipeline of expiries in batches). With `sparingNewest`, one its key's newest pointer
+    /// names again is left alone: a drop's retire runs after the drop is taken, when a refill
+    /// of the same list (the same token) may already have made it newest again.
     public func retire(
-        _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64
+        _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64, sparingNewest: Bool = false
     ) async throws(RedisError) {
         guard !snapshots.isEmpty else { return }
-        let heads = try await client.pipeline(snapshots.map { ["GET", keys.meta($0.keyHash, token: $0.token)].bytes })
-        try Self.check(heads)
+        let looks = sparingNewest ? 2 : 1
+        var reads: [[[UInt8]]] = []
+        reads.reserveCapacity(snapshots.count * looks)
+        for snapshot in snapshots {
+            reads.append(["GET", keys.meta(snapshot.keyHash, token: snapshot.token)].bytes)
+            if sparingNewest { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
+        }
+        let replies = try await client.pipeline(reads)
+        try Self.check(replies)
+        guard replies.count == reads.count else { throw RedisError.unexpectedReply("\(replies.count) replies") }
         let ms = String(Self.milliseconds(retention))
         var commands: [[[UInt8]]] = []
-        for (snapshot, head) in zip(snapshots, heads) {
-            guard let held = Self.header(head, token: snapshot.token) else { continue }
+        for (index, snapshot) in snapshots.enumerated() {
             let (owner, token) = (snapshot.keyHash, snapshot.token)
+            if sparingNewest, replies[index * looks + 1].string == token { continue }
+            guard let held = Self.header(replies[index * looks], token: token) else { continue }
             let names =
                 (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [keys.meta(owner, token: token)]
             if retention > .zero {
@@ -176,7 +187,8 @@ public struct RedisSnapshots: Sendable {
     /// `dropPointers`, then `retire` of what they pointed at: the snapshots keep answering
     /// pinned links for `retention`.
     public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
-        try await retire(try await dropPointers(route: route), retention: retention, atMilliseconds: now)
+        try await retire(
+            try await dropPointers(route: route), retention: retention, atMilliseconds: now, sparingNewest: true)
     }
 
     /// How long a route's drop count outlives its last drop: far longer than any fill, so a fill

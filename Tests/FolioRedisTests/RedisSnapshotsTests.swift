@@ -276,6 +276,27 @@ struct RedisSnapshotsTests {
         }
     }
 
+    /// A drop's retire runs after the drop was taken: a refill of the same list (same token)
+    /// that became newest meanwhile keeps its keys. A plain supersede (a corrupted newest
+    /// snapshot) still removes the newest one.
+    @Test func aDropsRetireSparesTheSameListRefilledMeanwhile() async throws {
+        try await Self.withSnapshots { _, _, snapshots in
+            let v1 = try Self.stored(10, tag: "v1")
+            try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
+            let retired = try await snapshots.dropPointers(route: Self.key.route)
+            #expect(retired.map(\.token) == [v1.token])
+            try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
+
+            try await snapshots.retire(retired, retention: .zero, atMilliseconds: 1, sparingNewest: true)
+            #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
+            #expect(try await snapshots.read(Self.key, token: v1.token)?.token == v1.token)
+
+            try await snapshots.supersede(
+                RedisSnapshotKeys.hash(Self.key), token: v1.token, retention: .zero, atMilliseconds: 2)
+            #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
+        }
+    }
+
     /// A fill's write names the route's drop count it read before fetching: after a drop that
     /// came since, its list does not become newest (it would bring back what the drop removed).
     @Test func aWriteADropOvertookDoesNotBecomeNewest() async throws {

@@ -238,10 +238,11 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Keeps the snapshots a drop's pointers named for `retention` only (pinned links). Once the
     /// pointers are gone the drop is done, so this runs after it stopped being pending and is
     /// not replayed: if it fails, they keep the expiry they had (as long as they could be
-    /// served) and pinned links to them work that much longer.
+    /// served) and pinned links to them work that much longer. One a refill made newest again
+    /// meanwhile (the same list) is spared.
     private func retire(_ retired: [RedisSnapshots.RetiredSnapshot], retention: Duration) async {
         do {
-            try await redis.retire(retired, retention: retention, atMilliseconds: wallClock())
+            try await redis.retire(retired, retention: retention, atMilliseconds: wallClock(), sparingNewest: true)
         } catch {
             health.failed(.drop, error)
         }
