@@ -123,47 +123,48 @@ public struct RedisSnapshots: Sendable {
     }
 
     /// Keeps each of `snapshots` for `retention` only (zero: deletes them), marking when they
-    /// were superseded: two round trips however many there are (their headers, then one
-    /// pipeline of expiries in batches). With `sparingNewest`, one its key's newest pointer
-    /// names again is left alone: a drop's retire runs after the drop is taken, when a refill
-    /// of the same list (the same token) may already have made it newest again.
+    /// were superseded. Two round trips per `snapshotsPerBatch` of them: their headers, then
+    /// their expiries. With `sparingNewest`, one its key's newest pointer names again is left
+    /// alone: a drop's retire runs after the drop is taken, when a refill of the same list (the
+    /// same token) may already have made it newest again.
     public func retire(
         _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64, sparingNewest: Bool = false
     ) async throws(RedisError) {
-        guard !snapshots.isEmpty else { return }
-        let looks = sparingNewest ? 2 : 1
-        var reads: [[[UInt8]]] = []
-        reads.reserveCapacity(snapshots.count * looks)
-        for snapshot in snapshots {
-            reads.append(["GET", keys.meta(snapshot.keyHash, token: snapshot.token)].bytes)
-            if sparingNewest { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
-        }
-        let replies = try await client.pipeline(reads)
-        try Self.check(replies)
-        guard replies.count == reads.count else { throw RedisError.unexpectedReply("\(replies.count) replies") }
         let ms = String(Self.milliseconds(retention))
-        var commands: [[[UInt8]]] = []
-        for (index, snapshot) in snapshots.enumerated() {
-            let (owner, token) = (snapshot.keyHash, snapshot.token)
-            if sparingNewest, replies[index * looks + 1].string == token { continue }
-            guard let held = Self.header(replies[index * looks], token: token) else { continue }
-            let names =
-                (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [keys.meta(owner, token: token)]
-            if retention > .zero {
-                commands += names.map { ["PEXPIRE", $0, ms].bytes }
-                commands.append(["SET", keys.superseded(owner, token: token), String(now), "PX", ms].bytes)
-            } else {
-                commands.append((["DEL"] + names + [keys.superseded(owner, token: token)]).bytes)
+        for first in stride(from: 0, to: snapshots.count, by: Self.snapshotsPerBatch) {
+            let batch = snapshots[first..<min(first + Self.snapshotsPerBatch, snapshots.count)]
+            var reads: [[[UInt8]]] = []
+            for snapshot in batch {
+                reads.append(["GET", keys.meta(snapshot.keyHash, token: snapshot.token)].bytes)
+                if sparingNewest { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
             }
-        }
-        for batch in stride(from: 0, to: commands.count, by: Self.commandsPerBatch) {
-            try Self.check(
-                try await client.pipeline(Array(commands[batch..<min(batch + Self.commandsPerBatch, commands.count)])))
+            let replies = try await client.pipeline(reads)
+            try Self.check(replies)
+            guard replies.count == reads.count else { throw RedisError.unexpectedReply("\(replies.count) replies") }
+            var commands: [[[UInt8]]] = []
+            let looks = sparingNewest ? 2 : 1
+            for (index, snapshot) in batch.enumerated() {
+                let (owner, token) = (snapshot.keyHash, snapshot.token)
+                if sparingNewest, replies[index * looks + 1].string == token { continue }
+                guard let held = Self.header(replies[index * looks], token: token) else { continue }
+                let names =
+                    (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [
+                        keys.meta(owner, token: token)
+                    ]
+                if retention > .zero {
+                    commands += names.map { ["PEXPIRE", $0, ms].bytes }
+                    commands.append(["SET", keys.superseded(owner, token: token), String(now), "PX", ms].bytes)
+                } else {
+                    commands.append((["DEL"] + names + [keys.superseded(owner, token: token)]).bytes)
+                }
+            }
+            if !commands.isEmpty { try Self.check(try await client.pipeline(commands)) }
         }
     }
 
-    /// Expiry commands sent in one round trip by `retire` (each a few dozen bytes).
-    static let commandsPerBatch = 512
+    /// Snapshots `retire` handles per two round trips: a few hundred commands each way (a
+    /// snapshot has a part per 4 MiB of its list, so a batch of large lists sends more).
+    static let snapshotsPerBatch = 256
 
     /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx, a
     /// changed route) and counts the drop; returns the snapshots they pointed at, for `retire`.

@@ -247,10 +247,10 @@ struct RedisSnapshotsTests {
     }
 
     /// A drop of a route with many cache keys retires every snapshot its pointers named, in
-    /// batched round trips (more expiry commands than one batch holds), and nothing else.
+    /// batched round trips (more snapshots than one batch holds), and nothing else.
     @Test func aDropRetiresEverySnapshotOfARouteWithManyKeys() async throws {
         try await Self.withSnapshots { client, keys, snapshots in
-            let count = RedisSnapshots.commandsPerBatch / 2  // 3 commands each with a retention
+            let count = RedisSnapshots.snapshotsPerBatch + 20
             let cacheKeys = (0..<count).map {
                 CacheKey(route: "many", upstreamURL: "http://upstream.test/many?page=\($0)", varyValues: [])
             }
