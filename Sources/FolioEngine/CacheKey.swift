@@ -9,11 +9,18 @@ public struct CacheKey: Hashable, Sendable {
     public var varyValues: [String]
     /// nil: the anonymous/shared partition; otherwise a hash of the credential headers.
     public var partition: String?
+    /// A digest of the route settings that shape the list itself (its `items` pointer, `sort`
+    /// and `upstreamPaging`): replicas whose configs differ there, as during a rolling change,
+    /// never share a snapshot. The gateway sets it from the route (`CompiledRoute.listVariant`).
+    public var variant: String
 
-    public init(route: String, upstreamURL: String, varyValues: [String] = [], partition: String? = nil) {
+    public init(
+        route: String, upstreamURL: String, varyValues: [String] = [], partition: String? = nil, variant: String = ""
+    ) {
         self.route = route
         self.upstreamURL = upstreamURL
         self.varyValues = varyValues
         self.partition = partition
+        self.variant = variant
     }
 }

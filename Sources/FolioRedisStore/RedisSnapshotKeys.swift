@@ -62,7 +62,7 @@ public struct RedisSnapshotKeys: Sendable {
     /// keys can run together).
     public static func hash(_ key: CacheKey) -> String {
         var hasher = SHA256()
-        for field in [key.route, key.upstreamURL, key.partition ?? "\u{0}"] + key.varyValues {
+        for field in [key.route, key.upstreamURL, key.partition ?? "\u{0}", key.variant] + key.varyValues {
             hasher.update(data: Array("\(field.utf8.count):".utf8) + Array(field.utf8))
         }
         return hex(hasher.finalize())

@@ -166,8 +166,8 @@ public struct RedisSnapshots: Sendable {
     /// snapshot has a part per 4 MiB of its list, so a batch of large lists sends more).
     static let snapshotsPerBatch = 256
 
-    /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx, a
-    /// changed route) and counts the drop; returns the snapshots they pointed at, for `retire`.
+    /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx) and
+    /// counts the drop; returns the snapshots they pointed at, for `retire`.
     /// One round trip: once it returns, no replica loads the route's dropped lists as newest.
     public func dropPointers(route: String) async throws(RedisError) -> [RetiredSnapshot] {
         let reply = try await client.send([

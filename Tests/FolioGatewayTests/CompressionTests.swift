@@ -254,7 +254,7 @@ struct CompressionTests {
             try await withGateway(Self.yaml(upstream.baseURL)) { client, server in
                 let first = try await client.execute(
                     uri: "/objects?pageSize=100", method: .get, headers: [.acceptEncoding: "br"])
-                let key = CacheKey(route: "objects", upstreamURL: upstream.baseURL, varyValues: [], partition: nil)
+                let key = try server.gateway.cacheKey(route: "objects", upstreamURL: upstream.baseURL)
                 let snapshot = try #require(await server.gateway.cache.current(key))
                 // The compressed body (per normalized query and coding) and the whole answer
                 // (per request target and Accept-Encoding).

@@ -14,7 +14,7 @@ struct KeptAnswerTests {
     static let yaml = "cache: { ttl: 60s, staleWhileRevalidate: 0s, staleIfError: 0s }"
 
     static func snapshot(_ server: FolioServer, upstream: TestUpstream) async throws -> Snapshot {
-        let key = CacheKey(route: "objects", upstreamURL: upstream.baseURL, varyValues: [], partition: nil)
+        let key = try server.gateway.cacheKey(route: "objects", upstreamURL: upstream.baseURL)
         return try #require(await server.gateway.cache.current(key))
     }
 

@@ -40,8 +40,8 @@ struct MetricsTests {
                 #expect(after.value("folio_snapshots") == 1)
                 #expect(after.value("folio_fills_in_flight") == 0)
 
-                let key = CacheKey(
-                    route: "objects", upstreamURL: "\(upstream.baseURL)/objects", varyValues: [], partition: nil)
+                let key = try folio.server.gateway.cacheKey(
+                    route: "objects", upstreamURL: "\(upstream.baseURL)/objects")
                 let snapshot = try #require(await folio.server.gateway.cache.current(key))
                 #expect(after.value("folio_cache_bytes") == Double(snapshot.retainedBytes))
                 #expect(snapshot.retainedBytes > 0)

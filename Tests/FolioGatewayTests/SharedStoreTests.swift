@@ -236,6 +236,50 @@ struct SharedStoreTests {
         }
     }
 
+    /// During a rolling change of a setting that shapes the list (`sort` here), replicas on the
+    /// old and the new config never serve each other's lists; a reload that changes something
+    /// else (the page size) drops only the reloading replica's copies, not the shared list.
+    @Test func replicasOnDifferentListSettingsKeepTheirOwnListsAndAReloadDropsNoSharedOne() async throws {
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in .json(objectsBody(30).body) }) { upstream in
+                let ascending = Self.yaml(upstream: upstream.baseURL, redis: redis.port, route: "sort: [id]")
+                let descending = Self.yaml(upstream: upstream.baseURL, redis: redis.port, route: #"sort: ["-id"]"#)
+                let a = try FolioProcess(yaml: ascending)
+                defer { a.stop() }
+                let b = try FolioProcess(yaml: descending)
+                defer { b.stop() }
+                let onA = "http://127.0.0.1:\(try await a.ports().client)/objects"
+                let onB = "http://127.0.0.1:\(try await b.ports().client)/objects"
+                try await withHTTPClient { http in
+                    let first = try await http.answer(onA)
+                    let second = try await http.answer(onB)
+                    #expect(
+                        second.headers["Cache-Status"].first?.contains("fwd=miss; stored") == true, "\(second.headers)")
+                    #expect(upstream.requestCount == 2, "each config fetched its own list")
+                    #expect(try Self.token(first) != Self.token(second))
+                    let firstIDs = try #require(try first.json["objects"] as? [[String: Any]]).compactMap {
+                        $0["id"] as? Int
+                    }
+                    let secondIDs = try #require(try second.json["objects"] as? [[String: Any]]).compactMap {
+                        $0["id"] as? Int
+                    }
+                    #expect(firstIDs.first == 0 && secondIDs.first == 29)
+
+                    try b.rewriteConfig(descending + "\n    pageSize: 5")
+                    b.signal(SIGHUP)
+                    try await b.message("config reloaded")
+                    let reloaded = try await http.answer(onB)
+                    #expect(reloaded.status == 200)
+                    #expect(try Self.token(reloaded) == Self.token(second), "B's list, read back from Redis")
+                    #expect((try reloaded.json["objects"] as? [Any])?.count == 5)
+                    let stillOnA = try await http.answer(onA)
+                    #expect(stillOnA.headers["Cache-Status"].first?.contains("hit") == true, "\(stillOnA.headers)")
+                    #expect(upstream.requestCount == 2, "the reload dropped no shared list")
+                }
+            }
+        }
+    }
+
     @Test func aPurgeOnOneReplicaReachesTheOtherWithinASecond() async throws {
         let list = Versioned()
         try await RedisServer.with { redis in

@@ -45,7 +45,7 @@ struct SnapshotStoreTests {
             try await withGateway(yaml) { client, server in
                 #expect(try await client.execute(uri: "/lists/a", method: .get).status == .ok)
                 let before = await server.gateway.cache.statistics()
-                let key = CacheKey(route: "lists", upstreamURL: "\(upstream.baseURL)/list/a")
+                let key = try server.gateway.cacheKey(route: "lists", upstreamURL: "\(upstream.baseURL)/list/a")
                 let snapshot = try #require(await server.gateway.cache.current(key))
                 #expect(before.bytes == snapshot.retainedBytes)
 

@@ -33,7 +33,8 @@ struct ListSelector: Sendable {
     /// The key the list's snapshot is kept under; nil when it is not cached (credentials on a
     /// route that bypasses the cache for them).
     func key(route: CompiledRoute) -> CacheKey? {
-        var key = CacheKey(route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil)
+        var key = CacheKey(
+            route: route.name, upstreamURL: url, varyValues: varyValues, partition: nil, variant: route.listVariant)
         if credentialed {
             switch route.config.authorized {
             case .bypass: return nil

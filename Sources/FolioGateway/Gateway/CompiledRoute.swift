@@ -1,3 +1,4 @@
+import Crypto
 import FolioConfiguration
 import FolioEngine
 import Synchronization
@@ -32,6 +33,9 @@ final class CompiledRoute: Sendable {
     /// kept in a snapshot are keyed by it, because a snapshot outlives a reload that may change
     /// how the route renders its pages.
     let renderID: Int
+    /// The digest of the settings that shape this route's list, in each of its cache keys
+    /// (`CacheKey.variant`).
+    let listVariant: String
     /// Query plans already read for this route.
     let queryPlans = QueryPlanMemo()
 
@@ -55,6 +59,7 @@ final class CompiledRoute: Sendable {
             dialect: p.dialect
         )
         self.itemsPointer = route.items
+        self.listVariant = Self.listVariant(route)
         self.indexLimits = IndexLimits(
             maxBytes: limits.maxUpstreamBytes, maxItems: limits.maxItems, maxDepth: limits.maxJSONDepth)
         self.varyNames = route.vary.map { $0.lowercased() }
@@ -75,4 +80,24 @@ final class CompiledRoute: Sendable {
     }
 
     var name: String { config.name }
+
+    /// 16 hex digits of SHA-256 over the settings a list's bytes and token depend on, besides
+    /// the upstream URL, `vary` values and partition a cache key has already: `items`, `sort`
+    /// and how `upstreamPaging` walks the pages (not `maxPages` or `concurrency`, which decide
+    /// whether and how fast, not what), written out field by field: never through a struct's
+    /// `description`, which could change with Folio's version or print a collection in another
+    /// order in each process.
+    static func listVariant(_ route: Configuration.Route) -> String {
+        var fields = ["items", route.items.description, "sort"] + route.sort.texts
+        if let paging = route.upstreamPaging {
+            fields += [
+                "paging", paging.style.rawValue, paging.nextField.description, paging.pageParam, paging.offsetParam,
+                paging.sizeParam, String(paging.size), String(paging.firstPage),
+                paging.totalField?.description ?? "\u{0}",
+            ]
+        }
+        var hasher = SHA256()
+        for field in fields { hasher.update(data: Array("\(field.utf8.count):\(field)".utf8)) }
+        return hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
 }

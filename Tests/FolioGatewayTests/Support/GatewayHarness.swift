@@ -192,3 +192,12 @@ enum LargeList {
         try await withTestUpstream({ _ in .json(Self.body) }, body)
     }
 }
+
+extension Gateway {
+    /// The key this gateway keeps route `name`'s anonymous list of `upstreamURL` under (no
+    /// `vary` values), its `variant` included.
+    func cacheKey(route name: String, upstreamURL: String) throws -> CacheKey {
+        let route = try #require(routes.first { $0.name == name })
+        return CacheKey(route: name, upstreamURL: upstreamURL, variant: route.listVariant)
+    }
+}

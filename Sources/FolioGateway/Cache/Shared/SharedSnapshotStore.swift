@@ -162,11 +162,14 @@ public final class SharedSnapshotStore: SnapshotStore {
         await drop(route: route, pending)
     }
 
+    /// A reload changed or removed `route`: this replica forgets its copies, and Redis keeps
+    /// its lists for the replicas still on the old config. Those lists are under keys with
+    /// the old settings' `CacheKey.variant` when the change shaped the list (`items`, `sort`,
+    /// `upstreamPaging`), so this replica never loads them; when it did not, they are the
+    /// same lists the new config would fetch.
     public func remove(route: String) async {
-        let pending = pendingDrops.keep(route, retention: .zero)
         bumpDropGeneration(of: [route])
         local.remove(route: route)
-        await drop(route: route, pending)
     }
 
     public func recount(_ snapshot: Snapshot, for key: CacheKey) async {
