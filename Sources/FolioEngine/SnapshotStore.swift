@@ -36,8 +36,10 @@ public protocol SnapshotStore: Sendable {
     /// (unsafe method, purge): the next request refills, pinned links keep working.
     func supersede(route: String, retention: Duration) async
 
-    /// Forgets every snapshot of `route`, current and retained (the route's config changed,
-    /// so its old lists may not be answered any more).
+    /// Forgets every snapshot of `route` this store holds itself, current and retained (the
+    /// route's config changed, so its old lists may not be answered any more). A shared
+    /// store leaves the shared copies to the replicas still on the old config: cache keys
+    /// carry a variant of the settings that shape a list, so the new config never reads them.
     func remove(route: String) async
 
     /// Counts the orders, sections and filters built on a held snapshot since it was

@@ -14,7 +14,11 @@ import Testing
 @Suite("SharedSnapshotStore chooses between its copy and Redis's")
 struct SharedSnapshotStoreTests {
     static let url = "http://upstream.test/objects"
-    static let key = CacheKey(route: "objects", upstreamURL: url, varyValues: [], partition: nil)
+    static let yaml = gatewayYAML(upstream: url, route: "cache: { ttl: 10s }")
+    /// The key of the route's anonymous list, with the variant the store's route shape has.
+    static let key = CacheKey(
+        route: "objects", upstreamURL: url,
+        variant: CompiledRoute.listVariant(try! ConfigurationLoader.parse(yaml: yaml, file: "test.yaml").routes[0]))
     static let ttl = Duration.seconds(10)
     let clock = TestClock()
     let epoch = ContinuousClock.now
@@ -26,8 +30,7 @@ struct SharedSnapshotStoreTests {
     }
 
     func store(_ server: RedisServer) throws -> (SharedSnapshotStore, RedisSnapshots) {
-        let configuration = try ConfigurationLoader.parse(
-            yaml: gatewayYAML(upstream: Self.url, route: "cache: { ttl: 10s }"), file: "test.yaml")
+        let configuration = try ConfigurationLoader.parse(yaml: Self.yaml, file: "test.yaml")
         let metrics = GatewayMetrics()
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical
@@ -178,13 +181,15 @@ struct SharedSnapshotStoreTests {
     /// A drop stops being pending once Redis removed the route's pointers and the drop was
     /// announced: shortening the expiry of the snapshots they named (two round trips per cache
     /// key before) neither holds the route off Redis meanwhile nor makes the drop replayed.
-    @Test func aDropIsDoneOnceItsPointersAreGoneWhateverItsRetentionStepDoes() async throws {
+    /// A retention step that failed is kept and sent again by the probe.
+    @Test func aDropIsDoneOnceItsPointersAreGoneAndAFailedRetentionStepIsSentAgain() async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
             let dropped = try stored("v1")
             try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
             // The retention step reads each named snapshot's metadata: make that read fail.
             let meta = redis.keys.meta(RedisSnapshotKeys.hash(Self.key), token: dropped.token)
+            let metaBytes = try #require(try await redis.client.send(["GET", meta]).bytes)
             try await redis.client.send(["DEL", meta])
             try await redis.client.send(["RPUSH", meta, "not a snapshot"])
 
@@ -193,6 +198,40 @@ struct SharedSnapshotStoreTests {
             #expect(store.pendingDrops.failedDrops.isEmpty, "not replayed: the drop itself was taken")
             #expect(try await redis.newestToken(for: Self.key) == nil)
             #expect(try await redis.dropEpoch(route: "objects") == 1)
+            #expect(store.health.isAvailable)
+            #expect(!store.unfinishedRetires.isEmpty)
+            #expect(try await redis.superseded(Self.key, token: dropped.token) == nil, "not retired yet")
+
+            try await redis.client.send(["DEL", meta])
+            try await redis.client.send([Array("SET".utf8), Array(meta.utf8), metaBytes])
+            await store.retryRetires()
+            #expect(store.unfinishedRetires.isEmpty)
+            let marked = try #require(try await redis.superseded(Self.key, token: dropped.token))
+            #expect(marked.left <= .seconds(30) && marked.left > .zero)
+            #expect(marked.atMilliseconds <= wallClock())
+        }
+    }
+
+    /// A fill or load for a key of a config a reload replaced (its route's list settings
+    /// changed, so the variant differs) neither writes to Redis nor loads from it: it would
+    /// store its list with the new config's sort, or build the new order on an old list.
+    @Test func aKeyOfAReplacedConfigIsNeitherSharedNorLoaded() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            var old = Self.key
+            old.variant = "0123456789abcdef"
+            let v1 = try stored("v1")
+            try await redis.write(v1, for: old, expiry: .seconds(60), retention: .seconds(60))
+            #expect(await store.current(old) == nil, "not loaded under the new config's shape")
+
+            let shape = try #require(store.shape("objects"))
+            let v2 = store.snapshot(try stored("v2"), shape: shape)
+            let installed = await SharedSnapshotStore.$fillDropEpoch.withValue(0) {
+                await store.install(v2, for: old, retention: .zero, staleFor: .zero)
+            }
+            #expect(installed, "kept locally")
+            #expect(store.takeWrite(old) == nil, "no copy to Redis started")
+            #expect(try await redis.newestToken(for: old) == v1.token)
         }
     }
 

@@ -294,6 +294,14 @@ struct RedisSnapshotsTests {
             try await snapshots.supersede(
                 RedisSnapshotKeys.hash(Self.key), token: v1.token, retention: .zero, atMilliseconds: 2)
             #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
+
+            // A refill with another list: the one the drop named is retired all the same.
+            try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
+            let named = try await snapshots.dropPointers(route: Self.key.route)
+            try await snapshots.write(
+                try Self.stored(10, tag: "v2"), for: Self.key, expiry: .seconds(90), retention: .zero)
+            try await snapshots.retire(named, retention: .zero, atMilliseconds: 3, sparingNewest: true)
+            #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
         }
     }
 

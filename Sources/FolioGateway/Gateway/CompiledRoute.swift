@@ -81,14 +81,18 @@ final class CompiledRoute: Sendable {
 
     var name: String { config.name }
 
-    /// 16 hex digits of SHA-256 over the settings a list's bytes and token depend on, besides
-    /// the upstream URL, `vary` values and partition a cache key has already: `items`, `sort`
-    /// and how `upstreamPaging` walks the pages (not `maxPages` or `concurrency`, which decide
-    /// whether and how fast, not what), written out field by field: never through a struct's
+    /// 16 hex digits of SHA-256 over the settings that decide which list a cache key holds,
+    /// besides what the key has already (upstream URL, `vary` values, partition): `items`,
+    /// `sort`, how `upstreamPaging` walks the pages (not `maxPages` or `concurrency`, which
+    /// decide whether and how fast, not what), `authorized` (whose credentials may have fetched
+    /// a list an anonymous request gets) and the `vary` header names the values belong to.
+    /// Written out field by field, each list with its count: never through a struct's
     /// `description`, which could change with Folio's version or print a collection in another
     /// order in each process.
     static func listVariant(_ route: Configuration.Route) -> String {
-        var fields = ["items", route.items.description, "sort"] + route.sort.texts
+        var fields = ["items", route.items.description, "sort", String(route.sort.keys.count)] + route.sort.texts
+        fields += ["authorized", route.authorized.rawValue, "vary", String(route.vary.count)]
+        fields += route.vary.map { $0.lowercased() }
         if let paging = route.upstreamPaging {
             fields += [
                 "paging", paging.style.rawValue, paging.nextField.description, paging.pageParam, paging.offsetParam,

@@ -21,7 +21,7 @@ extension SharedSnapshotStore: FillCoordination {
     func coordinate(
         _ key: CacheKey, timeout: Duration, fill: @escaping @Sendable () async throws -> FillResult
     ) async throws -> CoordinatedFill {
-        guard let shape = shape(key.route) else { return .filled(try await fill()) }
+        guard let shape = shape(for: key) else { return .filled(try await fill()) }
         let hash = RedisSnapshotKeys.hash(key)
         let deadline = now() + timeout + .seconds(1)
         var waited = false

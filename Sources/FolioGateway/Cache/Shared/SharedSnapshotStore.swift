@@ -19,6 +19,8 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// route's section key and order (built before the snapshot is shared, as a fill does),
     /// and how long its superseded snapshots answer pinned links.
     struct RouteShape: Sendable {
+        /// `CompiledRoute.listVariant`: the keys this shape's lists are under.
+        var variant: String
         var sectionKey: FieldPath?
         var defaultSort: SortSpec
         var retention: Duration
@@ -46,6 +48,8 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// This replica's drops until Redis took them (their routes are not loaded from Redis
     /// meanwhile); those it could not take wait for `replayDrops`.
     let pendingDrops = PendingDrops()
+    /// Retention steps of drops that failed, for the probe to send again.
+    let unfinishedRetires = UnfinishedRetires()
     /// The events subscription has failed since it last worked: on its return, drops it
     /// missed must be caught up (`resubscribed`).
     private let subscriptionLost = Atomic<Bool>(false)
@@ -75,7 +79,7 @@ public final class SharedSnapshotStore: SnapshotStore {
                     (
                         $0.config.name,
                         RouteShape(
-                            sectionKey: $0.sectionKey, defaultSort: $0.defaultSort,
+                            variant: $0.listVariant, sectionKey: $0.sectionKey, defaultSort: $0.defaultSort,
                             retention: $0.config.cache.snapshotRetention, searchable: $0.config.searchable)
                     )
                 }, uniquingKeysWith: { first, _ in first })
@@ -91,7 +95,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     public func current(_ key: CacheKey) async -> Snapshot? {
         let held = local.current(key)
         if let held, held.isFresh(at: now()) { return held }
-        guard health.isAvailable, let generation = loadGeneration(key.route), let shape = shape(key.route) else {
+        guard health.isAvailable, let generation = loadGeneration(key.route), let shape = shape(for: key) else {
             return held
         }
         // A request after a drop never joins a load that began before it.
@@ -110,7 +114,7 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     public func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot? {
         if let held = local.retained(key, token: token) { return held }
-        guard health.isAvailable, let shape = shape(key.route), SnapshotToken.isWellFormed(token) else { return nil }
+        guard health.isAvailable, let shape = shape(for: key), SnapshotToken.isWellFormed(token) else { return nil }
         _ = await coalesced("token:\(RedisSnapshotKeys.hash(key)):\(token)") {
             await self.loadRetained(key, token: token, shape: shape)
         }
@@ -128,7 +132,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     public func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool
     {
         guard local.install(snapshot, for: key, retention: retention, staleFor: .zero) else { return false }
-        guard health.isAvailable, let dropEpoch = Self.fillDropEpoch, let shape = shape(key.route) else { return true }
+        guard health.isAvailable, let dropEpoch = Self.fillDropEpoch, let shape = shape(for: key) else { return true }
         let now = now()
         let servable = max(.seconds(1), (snapshot.freshUntil - now) + staleFor)
         let stored = stored(snapshot, sort: shape.defaultSort, now: now)
@@ -164,9 +168,9 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     /// A reload changed or removed `route`: this replica forgets its copies, and Redis keeps
     /// its lists for the replicas still on the old config. Those lists are under keys with
-    /// the old settings' `CacheKey.variant` when the change shaped the list (`items`, `sort`,
-    /// `upstreamPaging`), so this replica never loads them; when it did not, they are the
-    /// same lists the new config would fetch.
+    /// the old settings' `CacheKey.variant` when the change shaped the list
+    /// (`CompiledRoute.listVariant`), so this replica never loads them; when it did not, they
+    /// are the same lists the new config would fetch.
     public func remove(route: String) async {
         bumpDropGeneration(of: [route])
         local.remove(route: route)
@@ -206,8 +210,8 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     // MARK: Loading
 
-    /// Sends a drop `supersede` or `remove` kept (`pendingDrops`, before its local part): it
-    /// stays pending, so no request loads the route from Redis, until Redis removed the route's
+    /// Sends a drop `supersede` kept (`pendingDrops`, before its local part): it stays
+    /// pending, so no request loads the route from Redis, until Redis removed the route's
     /// newest pointers and the other replicas were told. While Redis is unavailable, or when it
     /// refuses, it waits for `replayDrops`. `pending` carries the longest retention of the drops
     /// of `route` not yet taken.
@@ -221,7 +225,8 @@ public final class SharedSnapshotStore: SnapshotStore {
             return health.failed(.drop, error)
         }
         pendingDrops.sent(route, ticket: pending.ticket)
-        await retire(retired, retention: pending.retention)
+        await retire(
+            .init(snapshots: retired, retention: pending.retention, atMilliseconds: wallClock(), attempts: 0))
     }
 
     /// Removes `route`'s newest pointers in Redis and announces the drop (two round trips,
@@ -238,27 +243,53 @@ public final class SharedSnapshotStore: SnapshotStore {
         return retired
     }
 
-    /// Keeps the snapshots a drop's pointers named for `retention` only (pinned links). Once the
-    /// pointers are gone the drop is done, so this runs after it stopped being pending and is
-    /// not replayed: if it fails, they keep the expiry they had (as long as they could be
-    /// served) and pinned links to them work that much longer. One a refill made newest again
-    /// meanwhile (the same list) is spared.
-    private func retire(_ retired: [RedisSnapshots.RetiredSnapshot], retention: Duration) async {
+    /// Keeps the snapshots a drop's pointers named for what is left of its retention (pinned
+    /// links). Once the pointers are gone the drop is done, so this runs after it stopped being
+    /// pending; one that fails is kept for `retryRetires`. A snapshot a refill made newest
+    /// again meanwhile (the same list) is spared. Returns whether it went.
+    @discardableResult
+    private func retire(_ retire: UnfinishedRetires.Retire) async -> Bool {
+        guard !retire.snapshots.isEmpty else { return true }
+        let elapsed = Duration.milliseconds(max(0, wallClock() - retire.atMilliseconds))
         do {
-            try await redis.retire(retired, retention: retention, atMilliseconds: wallClock(), sparingNewest: true)
+            try await redis.retire(
+                retire.snapshots, retention: max(.zero, retire.retention - elapsed),
+                atMilliseconds: retire.atMilliseconds, sparingNewest: true)
+            return true
         } catch {
             health.failed(.drop, error)
+            var again = retire
+            again.attempts += 1
+            if !unfinishedRetires.keep(again) {
+                logger.warning(
+                    "gave up shortening the expiry of dropped snapshots",
+                    metadata: ["snapshots": "\(retire.snapshots.count)", "error": "\(error)"])
+            }
+            return false
+        }
+    }
+
+    /// Sends the retention steps that failed again, in order, until one fails (the rest wait
+    /// for the next probe, their attempts not counted).
+    func retryRetires() async {
+        var retires = unfinishedRetires.takeAll()[...]
+        while let next = retires.popFirst() {
+            guard await retire(next) else {
+                for rest in retires { _ = unfinishedRetires.keep(rest) }
+                return
+            }
         }
     }
 
     /// Sends the drops Redis did not take (it was unavailable, or refused), then marks the
-    /// store available. Returns whether all of them went; when Redis could not be reached the
-    /// store stays unavailable (the next ping retries). A drop Redis answers but refuses (a
-    /// read-only replica after a failover) stays pending, its route kept off Redis, and does
-    /// not keep the store from the other routes; the probe sends it again every interval.
-    /// Drops still on their way are their senders' to finish.
+    /// store available and sends their retention steps. Returns whether all of them went; when
+    /// Redis could not be reached the store stays unavailable (the next ping retries). A drop
+    /// Redis answers but refuses (a read-only replica after a failover) stays pending, its
+    /// route kept off Redis, and does not keep the store from the other routes; the probe
+    /// sends it again every interval. Drops still on their way are their senders' to finish.
     func replayDrops() async -> Bool {
         var refused = false
+        var retires: [UnfinishedRetires.Retire] = []
         for (route, drop) in pendingDrops.failedDrops {
             let retired: [RedisSnapshots.RetiredSnapshot]
             do {
@@ -270,9 +301,11 @@ public final class SharedSnapshotStore: SnapshotStore {
                 continue
             }
             pendingDrops.sent(route, ticket: drop.ticket)
-            await retire(retired, retention: drop.retention)
+            retires.append(
+                .init(snapshots: retired, retention: drop.retention, atMilliseconds: wallClock(), attempts: 0))
         }
         health.succeeded()
+        for retire in retires { await self.retire(retire) }
         return !refused
     }
 
@@ -344,6 +377,14 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     func shape(_ route: String) -> RouteShape? {
         shapes.withLock { $0[route] }
+    }
+
+    /// The shape of `key`'s route when `key` belongs to the configuration in force: a fill or
+    /// load of a gateway a reload replaced, whose route's list settings changed, is not shared
+    /// (it would write its list with the new config's sort, or build the new order on it).
+    func shape(for key: CacheKey) -> RouteShape? {
+        guard let shape = shape(key.route), shape.variant == key.variant else { return nil }
+        return shape
     }
 
     // MARK: Drop generations

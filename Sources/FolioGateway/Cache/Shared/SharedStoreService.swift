@@ -41,8 +41,10 @@ struct SharedStoreService: Service {
         while !Task.isCancelled {
             try? await Task.sleep(for: probeInterval)
             guard !store.health.isAvailable else {
-                // Drops Redis refused (an error answer leaves the store available).
+                // Drops Redis refused (an error answer leaves the store available), and
+                // retention steps of drops that failed.
                 if !store.pendingDrops.failedDrops.isEmpty { _ = await store.replayDrops() }
+                if !store.unfinishedRetires.isEmpty { await store.retryRetires() }
                 continue
             }
             do {
