@@ -124,11 +124,13 @@ public struct RedisSnapshots: Sendable {
 
     /// Keeps each of `snapshots` for `retention` only (zero: deletes them), marking when they
     /// were superseded. Two round trips per `snapshotsPerBatch` of them: their headers, then
-    /// their expiries. With `sparingNewest`, one its key's newest pointer names again is left
-    /// alone: a drop's retire runs after the drop is taken, when a refill of the same list (the
-    /// same token) may already have made it newest again.
+    /// their expiries. With `sparingRefilled`, a snapshot filled again since the drop is left
+    /// alone: its key's newest pointer names it again, or its metadata says it was stored after
+    /// `now` (it may have been superseded again since, with a retention of its own). A drop's
+    /// retire runs after the drop is taken, and may be retried later, when a refill of the same
+    /// list (the same token) may have made it newest again.
     public func retire(
-        _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64, sparingNewest: Bool = false
+        _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64, sparingRefilled: Bool = false
     ) async throws(RedisError) {
         let ms = String(Self.milliseconds(retention))
         for first in stride(from: 0, to: snapshots.count, by: Self.snapshotsPerBatch) {
@@ -136,17 +138,22 @@ public struct RedisSnapshots: Sendable {
             var reads: [[[UInt8]]] = []
             for snapshot in batch {
                 reads.append(["GET", keys.meta(snapshot.keyHash, token: snapshot.token)].bytes)
-                if sparingNewest { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
+                if sparingRefilled { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
             }
             let replies = try await client.pipeline(reads)
             try Self.check(replies)
             guard replies.count == reads.count else { throw RedisError.unexpectedReply("\(replies.count) replies") }
             var commands: [[[UInt8]]] = []
-            let looks = sparingNewest ? 2 : 1
+            let looks = sparingRefilled ? 2 : 1
             for (index, snapshot) in batch.enumerated() {
                 let (owner, token) = (snapshot.keyHash, snapshot.token)
-                if sparingNewest, replies[index * looks + 1].string == token { continue }
+                if sparingRefilled, replies[index * looks + 1].string == token { continue }
                 guard let held = Self.header(replies[index * looks], token: token) else { continue }
+                if sparingRefilled, let meta = replies[index * looks].bytes,
+                    let stored = RedisSnapshotCodec.freshness(meta, token: token), stored.storedAtMilliseconds > now
+                {
+                    continue
+                }
                 let names =
                     (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [
                         keys.meta(owner, token: token)
@@ -189,7 +196,7 @@ public struct RedisSnapshots: Sendable {
     /// pinned links for `retention`.
     public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
         try await retire(
-            try await dropPointers(route: route), retention: retention, atMilliseconds: now, sparingNewest: true)
+            try await dropPointers(route: route), retention: retention, atMilliseconds: now, sparingRefilled: true)
     }
 
     /// How long a route's drop count outlives its last drop: far longer than any fill, so a fill

@@ -29,6 +29,9 @@ struct RedisSnapshotsTests {
 
     static func elements(_ list: ItemList) -> [[UInt8]] { (0..<list.count).map(list.element) }
 
+    /// A wall-clock time after the lists of `stored` were stored: when a test's drops happen.
+    static let dropAt: Int64 = 1_764_000_000_000 + 60_000
+
     /// Runs `body` with a client of a fresh `redis-server` and snapshots under `folio:`.
     static func withSnapshots(
         _ body: (RedisClient, RedisSnapshotKeys, RedisSnapshots) async throws -> Void
@@ -138,7 +141,7 @@ struct RedisSnapshotsTests {
             #expect(
                 try await snapshots.freshness(other, token: stored.token)?.storedAtMilliseconds
                     == later.storedAtMilliseconds)
-            try await snapshots.drop(route: "other", retention: .zero, atMilliseconds: 1)
+            try await snapshots.drop(route: "other", retention: .zero, atMilliseconds: Self.dropAt + 1)
             #expect(try await snapshots.read(other, token: stored.token) == nil)
             #expect(try await snapshots.read(alice, token: stored.token) != nil, "a drop of another route keeps it")
             await client.close()
@@ -234,14 +237,14 @@ struct RedisSnapshotsTests {
                     .integer)
             #expect(partTTL > 90_000, "the parts' expiry followed the metadata's")
 
-            try await snapshots.drop(route: Self.key.route, retention: .seconds(20), atMilliseconds: 1)
+            try await snapshots.drop(route: Self.key.route, retention: .seconds(20), atMilliseconds: Self.dropAt + 1)
             #expect(try await snapshots.newestToken(for: Self.key) == nil)
             #expect(try await snapshots.read(Self.key, token: v2.token) != nil)
-            #expect(try await snapshots.superseded(Self.key, token: v2.token)?.atMilliseconds == 1)
-            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 2)
+            #expect(try await snapshots.superseded(Self.key, token: v2.token)?.atMilliseconds == Self.dropAt + 1)
+            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 2)
             #expect(try await snapshots.read(Self.key, token: v2.token) != nil, "a drop finds only newest pointers")
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
-            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 3)
+            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 3)
             #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "retention zero deletes the list")
         }
     }
@@ -276,32 +279,45 @@ struct RedisSnapshotsTests {
         }
     }
 
-    /// A drop's retire runs after the drop was taken: a refill of the same list (same token)
-    /// that became newest meanwhile keeps its keys. A plain supersede (a corrupted newest
-    /// snapshot) still removes the newest one.
+    /// A drop's retire runs after the drop was taken, and may be retried later: a refill of the
+    /// same list (same token) since the drop keeps its keys, whether it is newest now or was
+    /// superseded again (with a retention of its own). A snapshot the drop named and nobody
+    /// stored again is retired; a plain supersede (a corrupted newest snapshot) removes even
+    /// the newest one.
     @Test func aDropsRetireSparesTheSameListRefilledMeanwhile() async throws {
         try await Self.withSnapshots { _, _, snapshots in
             let v1 = try Self.stored(10, tag: "v1")
+            let dropAt = v1.storedAtMilliseconds + 1_000
+            var refilled = v1
+            refilled.storedAtMilliseconds = dropAt + 1_000
+            let v2 = try Self.stored(10, tag: "v2")
+
+            // Refilled and newest when the retire comes.
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
             let retired = try await snapshots.dropPointers(route: Self.key.route)
             #expect(retired.map(\.token) == [v1.token])
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
-
-            try await snapshots.retire(retired, retention: .zero, atMilliseconds: 1, sparingNewest: true)
+            try await snapshots.retire(retired, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
             #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
             #expect(try await snapshots.read(Self.key, token: v1.token)?.token == v1.token)
-
             try await snapshots.supersede(
-                RedisSnapshotKeys.hash(Self.key), token: v1.token, retention: .zero, atMilliseconds: 2)
+                RedisSnapshotKeys.hash(Self.key), token: v1.token, retention: .zero, atMilliseconds: dropAt)
             #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
 
-            // A refill with another list: the one the drop named is retired all the same.
+            // Refilled, then superseded by another list, when a late retire comes.
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
+            let late = try await snapshots.dropPointers(route: Self.key.route)
+            try await snapshots.write(refilled, for: Self.key, expiry: .seconds(90), retention: .zero)
+            try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
+            try await snapshots.retire(late, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
+            #expect(try await snapshots.read(Self.key, token: v1.token) != nil, "kept for the retention v2 gave it")
+
+            // Not stored again: retired, although another list is newest.
             let named = try await snapshots.dropPointers(route: Self.key.route)
-            try await snapshots.write(
-                try Self.stored(10, tag: "v2"), for: Self.key, expiry: .seconds(90), retention: .zero)
-            try await snapshots.retire(named, retention: .zero, atMilliseconds: 3, sparingNewest: true)
-            #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
+            #expect(named.map(\.token) == [v2.token])
+            try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
+            try await snapshots.retire(named, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
+            #expect(try await snapshots.read(Self.key, token: v2.token) == nil)
         }
     }
 
@@ -317,7 +333,7 @@ struct RedisSnapshotsTests {
                 try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: before))
             #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
 
-            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: 1)
+            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 1)
             let after = try await snapshots.dropEpoch(route: Self.key.route)
             #expect(after == before + 1)
             let ttl = try #require(try await client.send(["PTTL", keys.dropEpoch(Self.key.route)]).integer)

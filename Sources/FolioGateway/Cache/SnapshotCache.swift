@@ -138,8 +138,11 @@ final class SnapshotCache: Sendable {
             guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
                 return .uncacheable(snapshot)
             }
-            // A drop that ran while the store was installing may have missed this snapshot.
-            if !isCurrent(key, generation: generation) {
+            // A drop that ran while the store was installing may have missed this snapshot. A
+            // reload that retired this cache meanwhile is no drop: the list is its key's (a
+            // changed route's new config keys its lists apart, `CacheKey.variant`), and a
+            // drop here would reach every replica of a shared store.
+            if dropCame(to: key, since: generation) {
                 await store.supersede(route: key.route, retention: terms.retention)
             }
             return result
@@ -150,6 +153,10 @@ final class SnapshotCache: Sendable {
 
     private func isCurrent(_ key: CacheKey, generation: Int) -> Bool {
         state.withLock { !$0.retired && $0.generations[key.route, default: 0] == generation }
+    }
+
+    private func dropCame(to key: CacheKey, since generation: Int) -> Bool {
+        state.withLock { $0.generations[key.route, default: 0] != generation }
     }
 
     /// Drops the newest snapshot of every key of `route` (unsafe method, purge); the dropped

@@ -254,7 +254,7 @@ public final class SharedSnapshotStore: SnapshotStore {
         do {
             try await redis.retire(
                 retire.snapshots, retention: max(.zero, retire.retention - elapsed),
-                atMilliseconds: retire.atMilliseconds, sparingNewest: true)
+                atMilliseconds: retire.atMilliseconds, sparingRefilled: true)
             return true
         } catch {
             health.failed(.drop, error)
@@ -296,7 +296,11 @@ public final class SharedSnapshotStore: SnapshotStore {
                 retired = try await sendDrop(route: route, retention: drop.retention)
             } catch {
                 health.failed(.drop, error)
-                guard error.isServerError else { return false }
+                guard error.isServerError else {
+                    // The drops taken so far are done: their retention steps wait for the probe.
+                    for retire in retires { _ = unfinishedRetires.keep(retire) }
+                    return false
+                }
                 refused = true
                 continue
             }

@@ -44,7 +44,7 @@ struct SharedStoreService: Service {
                 // Drops Redis refused (an error answer leaves the store available), and
                 // retention steps of drops that failed.
                 if !store.pendingDrops.failedDrops.isEmpty { _ = await store.replayDrops() }
-                if !store.unfinishedRetires.isEmpty { await store.retryRetires() }
+                if store.health.isAvailable, !store.unfinishedRetires.isEmpty { await store.retryRetires() }
                 continue
             }
             do {

@@ -1,0 +1,88 @@
+import FolioEngine
+import Synchronization
+import Testing
+
+@testable import FolioGateway
+
+/// `SnapshotCache` over a recording store (a pure unit: no upstream, no server): what a fill's
+/// install does when a drop or a reload comes while the store is installing.
+@Suite("SnapshotCache installs")
+struct SnapshotCacheTests {
+    /// A memory store that counts route drops and runs `duringInstall` inside `install`.
+    final class RecordingStore: SnapshotStore {
+        let memory = MemorySnapshotStore(maxBytes: 1 << 30, now: { ContinuousClock.now })
+        let superseded = Mutex<[String]>([])
+        let duringInstall = Mutex<(@Sendable () async -> Void)?>(nil)
+
+        func current(_ key: CacheKey) async -> Snapshot? { memory.current(key) }
+        func retained(_ key: CacheKey, token: String) async -> RetainedSnapshot? {
+            memory.retained(key, token: token)
+        }
+        func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool {
+            let installed = await memory.install(snapshot, for: key, retention: retention, staleFor: staleFor)
+            if let hook = duringInstall.withLock({ $0 }) { await hook() }
+            return installed
+        }
+        func supersede(route: String, retention: Duration) async {
+            superseded.withLock { $0.append(route) }
+            memory.supersede(route: route, retention: retention)
+        }
+        func remove(route: String) async { memory.remove(route: route) }
+        func recount(_ snapshot: Snapshot, for key: CacheKey) async { memory.recount(snapshot, for: key) }
+        func statistics() async -> SnapshotStoreStatistics { memory.statistics() }
+    }
+
+    static let key = CacheKey(route: "objects", upstreamURL: "http://upstream.test/objects", variant: "v")
+    static let terms = SnapshotCache.FillTerms(timeout: .seconds(5), retention: .seconds(10), staleFor: .zero)
+
+    static func snapshot() throws -> Snapshot {
+        var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
+        try indexer.append(Array(#"[{"id":1},{"id":2}]"#.utf8))
+        _ = try indexer.endBody()
+        let (list, token) = try indexer.finish()
+        let now = ContinuousClock.now
+        return Snapshot(
+            list: list, token: token, storedAt: now, freshUntil: now + .seconds(60),
+            indexes: SnapshotIndexes(list: list, sectionKey: nil))
+    }
+
+    enum Interruption: CaseIterable {
+        /// `POST /purge` (or an unsafe method's 2xx) of the route.
+        case drop
+        /// A reload replaced the gateway this cache belongs to.
+        case reload
+    }
+
+    /// A drop during the store's install must not leave the list current (the drop is made
+    /// again); a reload must not become a drop: with a shared store that would purge the
+    /// route on every replica.
+    @Test(arguments: Interruption.allCases)
+    func aDropDuringTheInstallIsMadeAgainAReloadIsNot(_ interruption: Interruption) async throws {
+        let store = RecordingStore()
+        let cache = SnapshotCache(store: store, now: { ContinuousClock.now })
+        store.duringInstall.withLock {
+            $0 = {
+                switch interruption {
+                case .drop: await cache.drop(route: "objects", retention: .seconds(10))
+                case .reload: cache.retire()
+                }
+            }
+        }
+        let snapshot = try Self.snapshot()
+        let (result, role) = await cache.fill(Self.key, previous: nil, terms: Self.terms) { _ in .stored(snapshot) }
+        #expect(role == .leader)
+        guard case .success(.stored) = result else {
+            Issue.record("not stored: \(result)")
+            return
+        }
+        switch interruption {
+        case .drop:
+            #expect(
+                store.superseded.withLock { $0 } == ["objects", "objects"], "the drop, then again after the install")
+            #expect(await store.current(Self.key) == nil)
+        case .reload:
+            #expect(store.superseded.withLock { $0 }.isEmpty)
+            #expect(await store.current(Self.key) === snapshot)
+        }
+    }
+}
