@@ -39,7 +39,7 @@ public protocol SnapshotStore: Sendable {
     /// Forgets every snapshot of `route` this store holds itself, current and retained (the
     /// route's config changed, so its old lists may not be answered any more). A shared
     /// store leaves the shared copies to the replicas still on the old config: cache keys
-    /// carry a variant of the settings that shape a list, so the new config never reads them.
+    /// carry a variant of the settings that shape a list, so the new config never loads them.
     func remove(route: String) async
 
     /// Counts the orders, sections and filters built on a held snapshot since it was

@@ -5,13 +5,16 @@ import Testing
 @testable import FolioGateway
 
 /// `SnapshotCache` over a recording store (a pure unit: no upstream, no server): what a fill's
-/// install does when a drop or a reload comes while the store is installing.
+/// install does when a drop or a reload comes while the store is installing (just before the
+/// list lands, so only the cache's check after the install can catch it).
 @Suite("SnapshotCache installs")
 struct SnapshotCacheTests {
-    /// A memory store that counts route drops and runs `duringInstall` inside `install`.
+    /// A memory store that records route drops and removals and runs `duringInstall` inside
+    /// `install`, before the list lands.
     final class RecordingStore: SnapshotStore {
         let memory = MemorySnapshotStore(maxBytes: 1 << 30, now: { ContinuousClock.now })
         let superseded = Mutex<[String]>([])
+        let removed = Mutex<[String]>([])
         let duringInstall = Mutex<(@Sendable () async -> Void)?>(nil)
 
         func current(_ key: CacheKey) async -> Snapshot? { memory.current(key) }
@@ -19,15 +22,17 @@ struct SnapshotCacheTests {
             memory.retained(key, token: token)
         }
         func install(_ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration) async -> Bool {
-            let installed = await memory.install(snapshot, for: key, retention: retention, staleFor: staleFor)
             if let hook = duringInstall.withLock({ $0 }) { await hook() }
-            return installed
+            return await memory.install(snapshot, for: key, retention: retention, staleFor: staleFor)
         }
         func supersede(route: String, retention: Duration) async {
             superseded.withLock { $0.append(route) }
             memory.supersede(route: route, retention: retention)
         }
-        func remove(route: String) async { memory.remove(route: route) }
+        func remove(route: String) async {
+            removed.withLock { $0.append(route) }
+            memory.remove(route: route)
+        }
         func recount(_ snapshot: Snapshot, for key: CacheKey) async { memory.recount(snapshot, for: key) }
         func statistics() async -> SnapshotStoreStatistics { memory.statistics() }
     }
@@ -49,22 +54,30 @@ struct SnapshotCacheTests {
     enum Interruption: CaseIterable {
         /// `POST /purge` (or an unsafe method's 2xx) of the route.
         case drop
-        /// A reload replaced the gateway this cache belongs to.
-        case reload
+        /// A reload that changed the route replaced the gateway this cache belongs to.
+        case reloadChangingTheRoute
+        /// A reload that kept the route as it was.
+        case reloadKeepingTheRoute
     }
 
     /// A drop during the store's install must not leave the list current (the drop is made
-    /// again); a reload must not become a drop: with a shared store that would purge the
-    /// route on every replica.
+    /// again); nor may a reload that changed the route (its removal is made again, locally).
+    /// Neither reload becomes a drop: with a shared store that would purge the route on every
+    /// replica. A route the reload kept keeps the list.
     @Test(arguments: Interruption.allCases)
-    func aDropDuringTheInstallIsMadeAgainAReloadIsNot(_ interruption: Interruption) async throws {
+    func whatCameDuringTheInstallIsMadeAgainButAReloadIsNoDrop(_ interruption: Interruption) async throws {
         let store = RecordingStore()
         let cache = SnapshotCache(store: store, now: { ContinuousClock.now })
         store.duringInstall.withLock {
             $0 = {
                 switch interruption {
-                case .drop: await cache.drop(route: "objects", retention: .seconds(10))
-                case .reload: cache.retire()
+                case .drop:
+                    await cache.drop(route: "objects", retention: .seconds(10))
+                case .reloadChangingTheRoute:
+                    cache.retire(removing: ["objects"])
+                    await store.remove(route: "objects")
+                case .reloadKeepingTheRoute:
+                    cache.retire(removing: ["others"])
                 }
             }
         }
@@ -75,13 +88,19 @@ struct SnapshotCacheTests {
             Issue.record("not stored: \(result)")
             return
         }
+        let superseded = store.superseded.withLock { $0 }
+        let removed = store.removed.withLock { $0 }
         switch interruption {
         case .drop:
-            #expect(
-                store.superseded.withLock { $0 } == ["objects", "objects"], "the drop, then again after the install")
+            #expect(superseded == ["objects", "objects"], "the drop, then again after the install")
+            #expect(removed.isEmpty)
             #expect(await store.current(Self.key) == nil)
-        case .reload:
-            #expect(store.superseded.withLock { $0 }.isEmpty)
+        case .reloadChangingTheRoute:
+            #expect(superseded.isEmpty)
+            #expect(removed == ["objects", "objects"], "the reload's, then again after the install")
+            #expect(await store.current(Self.key) == nil)
+        case .reloadKeepingTheRoute:
+            #expect(superseded.isEmpty && removed.isEmpty)
             #expect(await store.current(Self.key) === snapshot)
         }
     }

@@ -83,7 +83,7 @@ extension FolioServer {
         {
             memory.setMaxBytes(configuration.cache.maxBytes)
         }
-        old.cache.retire()
+        old.cache.retire(removing: removed)
         current.replace(with: gateway)
 
         for key in needsRestart {

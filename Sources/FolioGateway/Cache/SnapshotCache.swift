@@ -6,9 +6,10 @@ import Synchronization
 /// At most one fill per cache key runs at a time; concurrent misses wait for it. A fill runs
 /// as its own task, so the request that started it may go away without failing the other
 /// waiters; the task installs its result in the store itself. Drops (unsafe methods, purge)
-/// and retirement (a reload replaced this gateway) bump a generation, so a fill that started
-/// before them never installs what they removed, and a drop forgets the route's fills in flight,
-/// so a request after it starts a fill of its own instead of joining one that began before.
+/// bump a route's generation and retirement (a reload replaced this gateway) marks the cache,
+/// so a fill that started before them never installs what they removed, and a drop forgets the
+/// route's fills in flight, so a request after it starts a fill of its own instead of joining
+/// one that began before.
 final class SnapshotCache: Sendable {
     /// How a caller took part in a fill.
     enum Role: Sendable { case leader, collapsed }
@@ -25,6 +26,8 @@ final class SnapshotCache: Sendable {
         /// Per route, bumped by drops; every key's fill compares its route's value.
         var generations: [String: Int] = [:]
         var retired = false
+        /// Routes the reload that retired this cache removed from the store (changed or gone).
+        var removedOnRetire: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -138,12 +141,14 @@ final class SnapshotCache: Sendable {
             guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
                 return .uncacheable(snapshot)
             }
-            // A drop that ran while the store was installing may have missed this snapshot. A
-            // reload that retired this cache meanwhile is no drop: the list is its key's (a
-            // changed route's new config keys its lists apart, `CacheKey.variant`), and a
-            // drop here would reach every replica of a shared store.
-            if dropCame(to: key, since: generation) {
-                await store.supersede(route: key.route, retention: terms.retention)
+            // A drop that ran while the store was installing may have missed this snapshot: it
+            // is made again. So may a reload that removed this route (its config changed): the
+            // removal is made again, locally only. A reload is no drop: with a shared store, a
+            // drop here would reach every replica.
+            switch missed(key, since: generation) {
+            case .drop: await store.supersede(route: key.route, retention: terms.retention)
+            case .removal: await store.remove(route: key.route)
+            case nil: break
             }
             return result
         case .uncacheable, .upstream, .shared:
@@ -155,8 +160,15 @@ final class SnapshotCache: Sendable {
         state.withLock { !$0.retired && $0.generations[key.route, default: 0] == generation }
     }
 
-    private func dropCame(to key: CacheKey, since generation: Int) -> Bool {
-        state.withLock { $0.generations[key.route, default: 0] != generation }
+    /// What came while the store installed a fill that began at `generation`.
+    private enum Missed { case drop, removal }
+
+    private func missed(_ key: CacheKey, since generation: Int) -> Missed? {
+        state.withLock { state in
+            if state.generations[key.route, default: 0] != generation { return .drop }
+            if state.retired && state.removedOnRetire.contains(key.route) { return .removal }
+            return nil
+        }
     }
 
     /// Drops the newest snapshot of every key of `route` (unsafe method, purge); the dropped
@@ -181,9 +193,13 @@ final class SnapshotCache: Sendable {
         }
     }
 
-    /// Stops fills still running on this (replaced) gateway from installing anything.
-    func retire() {
-        state.withLock { $0.retired = true }
+    /// Stops fills still running on this (replaced) gateway from installing anything;
+    /// `removing` are the routes the reload removes from the store (changed or gone).
+    func retire(removing: [String] = []) {
+        state.withLock { state in
+            state.retired = true
+            state.removedOnRetire = Set(removing)
+        }
     }
 
     /// Counts orders and sections a request built on `snapshot` against the bound.

@@ -16,7 +16,7 @@ final class UnfinishedRetires: Sendable {
         var attempts: Int
     }
 
-    /// Sends before a retire is given up: about a minute of probes.
+    /// Sends before a retire is given up: about a minute of probes while Redis is available.
     static let maxAttempts = 60
 
     private let retires = Mutex<[Retire]>([])
