@@ -245,8 +245,8 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     /// Keeps the snapshots a drop's pointers named for what is left of its retention (pinned
     /// links). Once the pointers are gone the drop is done, so this runs after it stopped being
-    /// pending; one that fails is kept for `retryRetires`. A snapshot a refill made newest
-    /// again meanwhile (the same list) is spared. Returns whether it went.
+    /// pending; one that fails is kept for `retryRetires`. A snapshot filled again since the
+    /// drop (the same list) is spared. Returns whether it went.
     @discardableResult
     private func retire(_ retire: UnfinishedRetires.Retire) async -> Bool {
         guard !retire.snapshots.isEmpty else { return true }
