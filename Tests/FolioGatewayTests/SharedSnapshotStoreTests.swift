@@ -57,12 +57,18 @@ struct SharedSnapshotStoreTests {
             lifetimeMilliseconds: Self.ttl.milliseconds, etag: nil, lastModified: nil, mustRevalidate: false)
     }
 
+    /// Writes `stored(tag)` to Redis as `key`'s newest, as another replica's fill would.
+    func shared(_ tag: String, in redis: RedisSnapshots, for key: CacheKey = Self.key) async throws -> StoredList {
+        let list = try stored(tag)
+        try await redis.write(list, for: key, expiry: .seconds(60), retention: .seconds(60))
+        return list
+    }
+
     @Test func aStaleCopyIsNotReplacedByAnOlderListFromRedis() async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
             // Another replica stored v1; this one filled v2 later while Redis was unavailable.
-            let older = try stored("v1")
-            try await redis.write(older, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            let older = try await shared("v1", in: redis)
             clock.advance(.seconds(4))
             let newer = store.snapshot(try stored("v2"), shape: try #require(store.shape("objects")))
             #expect(store.local.install(newer, for: Self.key, retention: .seconds(60), staleFor: .zero))
@@ -71,8 +77,7 @@ struct SharedSnapshotStoreTests {
             #expect(await store.current(Self.key)?.token == newer.token)
 
             // A list fresher than the held one (another replica's refill) is adopted.
-            let refill = try stored("v3")
-            try await redis.write(refill, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            let refill = try await shared("v3", in: redis)
             #expect(await store.current(Self.key)?.token == refill.token)
         }
     }
@@ -91,8 +96,7 @@ struct SharedSnapshotStoreTests {
     func aLoadOvertakenByADropInstallsNothing(_ heard: DropHeard) async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
-            let dropped = try stored("v1")
-            try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            let dropped = try await shared("v1", in: redis)
 
             // Redis answers nothing until resumed: the load below reads the dropped list
             // (the other replica's drop has not reached Redis yet), but only after the news.
@@ -144,8 +148,7 @@ struct SharedSnapshotStoreTests {
     @Test func aDropRedisRefusedIsReplayedAndItsListNotLoadedMeanwhile() async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
-            let dropped = try stored("v1")
-            try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            let dropped = try await shared("v1", in: redis)
             // A replica of no reachable primary: reads work, writes answer READONLY.
             try await redis.client.send(["REPLICAOF", "127.0.0.1", "1"])
             await store.supersede(route: "objects", retention: .zero)
@@ -165,7 +168,7 @@ struct SharedSnapshotStoreTests {
     @Test func aDropOnItsWayToRedisKeepsLoadsOfItsRouteOffRedis() async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
-            try await redis.write(try stored("v1"), for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            _ = try await shared("v1", in: redis)
             server.pause()
             let dropping = Task { await store.supersede(route: "objects", retention: .zero) }
             try await waitUntil("the drop is on its way") { store.pendingDrops.isPending("objects") }
@@ -185,8 +188,7 @@ struct SharedSnapshotStoreTests {
     @Test func aDropIsDoneOnceItsPointersAreGoneAndAFailedRetentionStepIsSentAgain() async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
-            let dropped = try stored("v1")
-            try await redis.write(dropped, for: Self.key, expiry: .seconds(60), retention: .seconds(60))
+            let dropped = try await shared("v1", in: redis)
             // The retention step reads each named snapshot's metadata: make that read fail.
             let meta = redis.keys.meta(RedisSnapshotKeys.hash(Self.key), token: dropped.token)
             let metaBytes = try #require(try await redis.client.send(["GET", meta]).bytes)
@@ -220,8 +222,7 @@ struct SharedSnapshotStoreTests {
             let (store, redis) = try store(server)
             var old = Self.key
             old.variant = "0123456789abcdef"
-            let v1 = try stored("v1")
-            try await redis.write(v1, for: old, expiry: .seconds(60), retention: .seconds(60))
+            let v1 = try await shared("v1", in: redis, for: old)
             #expect(await store.current(old) == nil, "not loaded under the new config's shape")
 
             let shape = try #require(store.shape("objects"))
