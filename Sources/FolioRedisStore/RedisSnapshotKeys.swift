@@ -61,19 +61,12 @@ public struct RedisSnapshotKeys: Sendable {
     /// A cache key as 32 hex digits of SHA-256 over its fields (length-prefixed, so no two
     /// keys can run together).
     public static func hash(_ key: CacheKey) -> String {
-        var hasher = SHA256()
-        for field in [key.route, key.upstreamURL, key.partition ?? "\u{0}", key.variant] + key.varyValues {
-            hasher.update(data: Array("\(field.utf8.count):".utf8) + Array(field.utf8))
-        }
-        return hex(hasher.finalize())
+        FieldDigest.hex(
+            of: [key.route, key.upstreamURL, key.partition ?? "\u{0}", key.variant] + key.varyValues, bytes: 16)
     }
 
     /// Any text (a route name) as 32 hex digits of its SHA-256.
     public static func hash(text: String) -> String {
-        hex(SHA256.hash(data: Array(text.utf8)))
-    }
-
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        FieldDigest.hex(SHA256.hash(data: Array(text.utf8)), bytes: 16)
     }
 }

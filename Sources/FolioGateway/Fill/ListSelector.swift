@@ -49,6 +49,6 @@ struct ListSelector: Sendable {
     static func partition(authorization: String?, cookie: String?) -> String {
         var hasher = SHA256()
         hasher.update(data: Array("a:\(authorization ?? "")\nc:\(cookie ?? "")".utf8))
-        return hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        return FieldDigest.hex(hasher.finalize(), bytes: 16)
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import FolioConfiguration
 import FolioEngine
 import Synchronization
@@ -100,8 +99,6 @@ final class CompiledRoute: Sendable {
                 paging.totalField?.description ?? "\u{0}",
             ]
         }
-        var hasher = SHA256()
-        for field in fields { hasher.update(data: Array("\(field.utf8.count):\(field)".utf8)) }
-        return hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        return FieldDigest.hex(of: fields, bytes: 8)
     }
 }
