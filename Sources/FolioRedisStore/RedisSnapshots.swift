@@ -286,10 +286,6 @@ public struct RedisSnapshots: Sendable {
         return (at, .milliseconds(left))
     }
 
-    private func header(_ keyHash: String, token: String) async throws(RedisError) -> (token: String, parts: Int)? {
-        Self.header(try await client.send(["GET", keys.meta(keyHash, token: token)]), token: token)
-    }
-
     /// The header of the metadata record `reply` (a `GET`'s answer), when it is `token`'s.
     private static func header(_ reply: RESPValue, token: String) -> (token: String, parts: Int)? {
         guard let meta = reply.bytes, let header = RedisSnapshotCodec.header(meta), header.token == token else {
