@@ -1,5 +1,6 @@
 import FolioConfiguration
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FolioGateway
@@ -169,6 +170,47 @@ struct ReloadTests {
                 gate.open()
                 #expect(try await old.value.json.paging["pageSize"] as? Int == 2)
                 #expect(try await folio.get("\(folio.client)/objects").json.paging["pageSize"] as? Int == 5)
+            }
+        }
+    }
+
+    /// Read after write across a reload: a write still finishing on the replaced gateway drops
+    /// the route for the gateway in force too, so a fill it began before the write's 2xx does
+    /// not keep the list from before the write.
+    @Test func aWriteFinishingOnTheReplacedGatewayStopsTheNewGatewaysEarlierFill() async throws {
+        let version = Mutex("v1")
+        let writing = Latch()
+        let reading = Latch()
+        let reads = Mutex(0)
+        try await withTestUpstream({ request in
+            if request.method == "POST" {
+                await writing.wait()
+                version.withLock { $0 = "v2" }
+                return .json("{}")
+            }
+            let tag = version.withLock { $0 }
+            if reads.withLock({ count in
+                count += 1
+                return count == 1
+            }) {
+                await reading.wait()
+            }
+            return .json(#"[""# + tag + #""]"#)
+        }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
+            _ = try await withFolio(yaml) { folio in
+                let url = "\(folio.client)/objects"
+                let write = Task { try await folio.post(url) }
+                try await waitUntil("the write reached the upstream") { upstream.requestCount == 1 }
+                #expect(await folio.server.reload(configuration: try Self.parse(yaml)).keptRoutes == ["objects"])
+                let read = Task { try await folio.get(url) }
+                try await waitUntil("the read's fill reached the upstream") { upstream.requestCount == 2 }
+                writing.open()
+                #expect(try await write.value.status == 200)
+                reading.open()
+                #expect(try await read.value.text.contains("v1"))
+                let after = try await folio.get(url)
+                #expect(after.text.contains("v2"), "the list from before the write was kept: \(after.text)")
             }
         }
     }

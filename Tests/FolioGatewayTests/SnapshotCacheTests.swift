@@ -40,9 +40,9 @@ struct SnapshotCacheTests {
     static let key = CacheKey(route: "objects", upstreamURL: "http://upstream.test/objects", variant: "v")
     static let terms = SnapshotCache.FillTerms(timeout: .seconds(5), retention: .seconds(10), staleFor: .zero)
 
-    static func snapshot() throws -> Snapshot {
+    static func snapshot(_ body: String = #"[{"id":1},{"id":2}]"#) throws -> Snapshot {
         var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
-        try indexer.append(Array(#"[{"id":1},{"id":2}]"#.utf8))
+        try indexer.append(Array(body.utf8))
         _ = try indexer.endBody()
         let (list, token) = try indexer.finish()
         let now = ContinuousClock.now
@@ -103,5 +103,53 @@ struct SnapshotCacheTests {
             #expect(superseded.isEmpty && removed.isEmpty)
             #expect(await store.current(Self.key) === snapshot)
         }
+    }
+
+    /// A reload's two gateways share their drop generations: a drop that reaches the replaced
+    /// gateway (a request still finishing there) stops the fill the gateway in force began
+    /// before it (its list is served to its waiters only), and a request after the drop starts
+    /// a fill of its own instead of joining that one.
+    @Test func aDropOnTheReplacedGatewayStopsTheEarlierFillOfTheGatewayInForce() async throws {
+        let store = RecordingStore()
+        let generations = DropGenerations()
+        let replaced = SnapshotCache(store: store, generations: generations, now: { ContinuousClock.now })
+        let inForce = SnapshotCache(store: store, generations: generations, now: { ContinuousClock.now })
+        replaced.retire()
+        let before = try Self.snapshot()
+        let after = try Self.snapshot(#"[{"id":3}]"#)
+        let fetching = Latch()
+        let release = Latch()
+        let first = Task {
+            await inForce.fill(Self.key, previous: nil, terms: Self.terms) { _ in
+                fetching.open()
+                await release.wait()
+                return .stored(before)
+            }
+        }
+        await fetching.wait()
+        await replaced.drop(route: "objects", retention: .seconds(10))
+        // Should the next request join the first fill (the failure checked below), the first
+        // must still end for the test to report it.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(2))
+            release.open()
+        }
+        defer { watchdog.cancel() }
+
+        let (second, role) = await inForce.fill(Self.key, previous: nil, terms: Self.terms) { _ in .stored(after) }
+        #expect(role == .leader, "a request after the drop joined a fill that began before it")
+        guard case .success(.stored(let stored)) = second else {
+            Issue.record("the fill after the drop was not stored: \(second)")
+            return
+        }
+        #expect(stored === after)
+        release.open()
+        let (earlier, _) = await first.value
+        guard case .success(.uncacheable(let served)) = earlier else {
+            Issue.record("the fill from before the drop was installed: \(earlier)")
+            return
+        }
+        #expect(served === before)
+        #expect(await store.current(Self.key) === after)
     }
 }

@@ -6,25 +6,25 @@ import Synchronization
 /// At most one fill per cache key runs at a time; concurrent misses wait for it. A fill runs
 /// as its own task, so the request that started it may go away without failing the other
 /// waiters; the task installs its result in the store itself. Drops (unsafe methods, purge)
-/// bump a route's generation and retirement (a reload replaced this gateway) marks the cache,
-/// so a fill that started before them never installs what they removed, and a drop forgets the
-/// route's fills in flight, so a request after it starts a fill of its own instead of joining
-/// one that began before.
+/// bump a route's generation (`DropGenerations`, shared across reloads) and retirement (a
+/// reload replaced this gateway) marks the cache, so a fill that started before them never
+/// installs what they removed, and a request after a drop starts a fill of its own instead of
+/// joining one that began before.
 final class SnapshotCache: Sendable {
     /// How a caller took part in a fill.
     enum Role: Sendable { case leader, collapsed }
 
-    /// A fill in flight; `id` tells it from a later fill of the same key.
+    /// A fill in flight; `id` tells it from a later fill of the same key, `generation` is its
+    /// route's drop generation when it started (a fill a drop came after is joined no more).
     private struct Fill {
         var id: Int
+        var generation: Int
         var task: Task<FillResult, any Error>
     }
 
     private struct State {
         var fills: [CacheKey: Fill] = [:]
         var nextFillID = 0
-        /// Per route, bumped by drops; every key's fill compares its route's value.
-        var generations: [String: Int] = [:]
         var retired = false
         /// Routes the reload that retired this cache removed from the store (changed or gone).
         var removedOnRetire: Set<String> = []
@@ -38,14 +38,18 @@ final class SnapshotCache: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// Counts this cache's fill tasks, shared with the gateways before and after it (reloads).
     let runningFills: RunningFills
+    /// Drops per route, shared with the gateways before and after it (reloads).
+    let generations: DropGenerations
 
     init(
         store: any SnapshotStore, runningFills: RunningFills = RunningFills(),
+        generations: DropGenerations = DropGenerations(),
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
         self.store = store
         self.coordination = store as? any FillCoordination
         self.runningFills = runningFills
+        self.generations = generations
         self.now = now
     }
 
@@ -98,9 +102,10 @@ final class SnapshotCache: Sendable {
         terms: FillTerms,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
-        state.withLock { state in
-            if let fill = state.fills[key] { return (fill.task, .collapsed) }
-            let generation = state.generations[key.route, default: 0]
+        // Read before the lock: a drop after this read makes the fill obsolete, never joinable.
+        let generation = generations.value(of: key.route)
+        return state.withLock { state in
+            if let fill = state.fills[key], fill.generation == generation { return (fill.task, .collapsed) }
             let coordination = self.coordination
             let id = state.nextFillID
             state.nextFillID &+= 1
@@ -124,7 +129,7 @@ final class SnapshotCache: Sendable {
                 case .shared(let snapshot, let waited): return .shared(snapshot, waited: waited)
                 }
             }
-            state.fills[key] = Fill(id: id, task: task)
+            state.fills[key] = Fill(id: id, generation: generation, task: task)
             return (task, .leader)
         }
     }
@@ -157,17 +162,16 @@ final class SnapshotCache: Sendable {
     }
 
     private func isCurrent(_ key: CacheKey, generation: Int) -> Bool {
-        state.withLock { !$0.retired && $0.generations[key.route, default: 0] == generation }
+        !state.withLock { $0.retired } && generations.value(of: key.route) == generation
     }
 
     /// What came while the store installed a fill that began at `generation`.
     private enum Missed { case drop, removal }
 
     private func missed(_ key: CacheKey, since generation: Int) -> Missed? {
-        state.withLock { state in
-            if state.generations[key.route, default: 0] != generation { return .drop }
-            if state.retired && state.removedOnRetire.contains(key.route) { return .removal }
-            return nil
+        if generations.value(of: key.route) != generation { return .drop }
+        return state.withLock { state in
+            state.retired && state.removedOnRetire.contains(key.route) ? .removal : nil
         }
     }
 
@@ -184,13 +188,10 @@ final class SnapshotCache: Sendable {
         forgetFills(route: route)
     }
 
-    /// Bumps `route`'s generation and forgets its fills in flight: they finish for the requests
-    /// that joined them, but install nothing, and no later request joins them.
+    /// Bumps `route`'s generation, on every gateway of this server: its fills in flight finish
+    /// for the requests that joined them, but install nothing, and no later request joins them.
     private func forgetFills(route: String) {
-        state.withLock { state in
-            state.generations[route, default: 0] += 1
-            for key in state.fills.keys where key.route == route { state.fills[key] = nil }
-        }
+        generations.bump(route)
     }
 
     /// Stops fills still running on this (replaced) gateway from installing anything;

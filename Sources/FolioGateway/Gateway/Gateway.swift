@@ -33,6 +33,9 @@ public final class Gateway: Sendable {
     /// bring a `traceparent` get a server span.
     let recordsRootSpans: Bool
 
+    /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
+    /// predecessor's store, and `succeeding` it shares its drop generations, so a drop on
+    /// either gateway stops the fills both began before it.
     public init(
         configuration: Configuration,
         upstream: UpstreamClient,
@@ -41,7 +44,8 @@ public final class Gateway: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         store: (any SnapshotStore)? = nil,
         tracer: any Tracer = NoOpTracer(),
-        recordsRootSpans: Bool = false
+        recordsRootSpans: Bool = false,
+        succeeding predecessor: Gateway? = nil
     ) {
         self.configuration = configuration
         self.tracer = tracer
@@ -54,7 +58,8 @@ public final class Gateway: Sendable {
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
         let cache = SnapshotCache(
             store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now),
-            runningFills: metrics.runningFills, now: now)
+            runningFills: metrics.runningFills, generations: predecessor?.cache.generations ?? DropGenerations(),
+            now: now)
         self.cache = cache
         if let shared = cache.store as? SharedSnapshotStore {
             shared.describe(routes)
