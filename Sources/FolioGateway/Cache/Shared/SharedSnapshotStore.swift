@@ -287,10 +287,11 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Redis answers but refuses (a read-only replica after a failover) stays pending, its
     /// route kept off Redis, and does not keep the store from the other routes; the probe
     /// sends it again every interval. Drops still on their way are their senders' to finish.
+    /// They go in the order they were kept (their tickets).
     func replayDrops() async -> Bool {
         var refused = false
         var retires: [UnfinishedRetires.Retire] = []
-        for (route, drop) in pendingDrops.failedDrops {
+        for (route, drop) in pendingDrops.failedDrops.sorted(by: { $0.value.ticket < $1.value.ticket }) {
             let retired: [RedisSnapshots.RetiredSnapshot]
             do {
                 retired = try await sendDrop(route: route, retention: drop.retention)
