@@ -52,12 +52,13 @@ public enum RedisSnapshotCodec {
         return (Array(json), parts)
     }
 
-    /// The metadata's token and part count, or nil when it is not Folio's metadata.
-    public static func header(_ meta: [UInt8]) -> (token: String, parts: Int)? {
+    /// The metadata's token, part count and when its filler stored it, or nil when it is not
+    /// Folio's metadata.
+    public static func header(_ meta: [UInt8]) -> (token: String, parts: Int, storedAtMilliseconds: Int64)? {
         guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(meta)), decoded.version == 1 else {
             return nil
         }
-        return (decoded.token, decoded.parts)
+        return (decoded.token, decoded.parts, decoded.storedAt)
     }
 
     /// The freshness the metadata records, when it is Folio's metadata of `token`.

@@ -149,11 +149,7 @@ public struct RedisSnapshots: Sendable {
                 let (owner, token) = (snapshot.keyHash, snapshot.token)
                 if sparingRefilled, replies[index * looks + 1].string == token { continue }
                 guard let held = Self.header(replies[index * looks], token: token) else { continue }
-                if sparingRefilled, let meta = replies[index * looks].bytes,
-                    let stored = RedisSnapshotCodec.freshness(meta, token: token), stored.storedAtMilliseconds > now
-                {
-                    continue
-                }
+                if sparingRefilled, held.storedAtMilliseconds > now { continue }
                 let names =
                     (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [
                         keys.meta(owner, token: token)
@@ -287,7 +283,9 @@ public struct RedisSnapshots: Sendable {
     }
 
     /// The header of the metadata record `reply` (a `GET`'s answer), when it is `token`'s.
-    private static func header(_ reply: RESPValue, token: String) -> (token: String, parts: Int)? {
+    private static func header(
+        _ reply: RESPValue, token: String
+    ) -> (token: String, parts: Int, storedAtMilliseconds: Int64)? {
         guard let meta = reply.bytes, let header = RedisSnapshotCodec.header(meta), header.token == token else {
             return nil
         }
