@@ -29,16 +29,12 @@ struct SharedSnapshotStoreTests {
         { [clock, epoch] in Self.epochMilliseconds + (clock.now() - epoch).milliseconds }
     }
 
-    func store(
-        _ server: RedisServer, commandTimeout: Duration = .seconds(10)
-    ) throws -> (SharedSnapshotStore, RedisSnapshots) {
+    func store(_ server: RedisServer) throws -> (SharedSnapshotStore, RedisSnapshots) {
         let configuration = try ConfigurationLoader.parse(yaml: Self.yaml, file: "test.yaml")
         let metrics = GatewayMetrics()
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical
-        let redis = RedisSnapshots(
-            client: RedisClient(server.configuration(commandTimeout: commandTimeout)),
-            keys: RedisSnapshotKeys(prefix: "t:"))
+        let redis = RedisSnapshots(client: RedisClient(server.configuration()), keys: RedisSnapshotKeys(prefix: "t:"))
         let store = SharedSnapshotStore(
             local: Gateway.memoryStore(cache: configuration.cache, metrics: metrics, now: clock.now), redis: redis,
             health: StoreHealth(logger: logger, metrics: metrics), logger: logger, now: clock.now,
@@ -260,27 +256,27 @@ struct SharedSnapshotStoreTests {
         }
     }
 
-    /// A replay that loses Redis partway (here: a command timeout on the second drop) keeps
-    /// what went: the first drop is taken and its retention step waits for the probe; the
-    /// second stays pending and failed, and the store stays unavailable.
+    /// A replay that loses Redis partway (here: Redis closes the connection on the second
+    /// drop's answer) keeps what went: the first drop is taken and its retention step waits for
+    /// the probe; the second stays pending and failed, and the store stays unavailable.
     @Test func aReplayCutShortKeepsTheRetentionStepsOfTheDropsThatWent() async throws {
         try await RedisServer.with { server in
-            let (store, redis) = try store(server, commandTimeout: .milliseconds(250))
+            let (store, redis) = try store(server)
             let dropped = try await shared("v1", in: redis)
             store.health.failed(.ping, .unexpectedReply("test: outage"))
             await store.supersede(route: "objects", retention: .seconds(30))
-            await store.supersede(route: "slow", retention: .seconds(30))
-            #expect(store.pendingDrops.failedDrops.keys.sorted() == ["objects", "slow"])
-            // The second drop's script walks a set of 600,000 names: far past the timeout.
+            await store.supersede(route: "large", retention: .seconds(30))
+            #expect(Set(store.pendingDrops.failedDrops.keys) == ["objects", "large"])
+            // The second drop's script answers with the token a pointer names: 2 MiB of it, past
+            // the output limit set here, so Redis closes the connection instead of answering.
             let setup = RedisClient(server.configuration())
-            try await setup.send([
-                "EVAL", "for i = 1, 600000 do redis.call('SADD', KEYS[1], 'n' .. i) end", "1",
-                redis.keys.routeKeys("slow"),
-            ])
+            try await setup.send(["SET", "t:large-pointer", String(repeating: "x", count: 2 << 20)])
+            try await setup.send(["SADD", redis.keys.routeKeys("large"), "t:large-pointer"])
+            try await setup.send(["CONFIG", "SET", "client-output-buffer-limit", "normal 1mb 0 0"])
 
             #expect(await !store.replayDrops())
             #expect(!store.pendingDrops.isPending("objects"), "taken")
-            #expect(store.pendingDrops.failedDrops.keys.sorted() == ["slow"])
+            #expect(store.pendingDrops.failedDrops.keys.sorted() == ["large"])
             #expect(!store.health.isAvailable)
             let waiting = store.unfinishedRetires.takeAll()
             #expect(waiting.map { $0.snapshots.map(\.token) } == [[dropped.token]])
