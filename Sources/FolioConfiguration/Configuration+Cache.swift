@@ -70,6 +70,10 @@ extension Configuration {
         public var commandTimeout: Duration = .seconds(2)
         /// `localMaxBytes`: the in-process layer in front of Redis. Default `128MiB`.
         public var localMaxBytes = 128 << 20
+        /// `caFile`: a PEM file of the certificate authorities a `rediss://` server's certificate
+        /// is checked against, instead of the system's trust roots (a private CA). Checked when
+        /// the config is read: a readable file with at least one certificate, and a TLS URL.
+        public var caFile: String?
 
         public init() {}
     }

@@ -133,6 +133,12 @@ extension ConfigurationReader {
         {
             cache.redis.url?.password = password
         }
+        if cache.redis.caFile != nil, let url = cache.redis.url, !url.tls {
+            let caFile = fields.entries["cache"]?.node.mapping?["redis"]?.mapping?["caFile"]
+            report(
+                "caFile is only used with TLS: the Redis URL is redis://, not rediss://",
+                at: ConfigLocation(path: "cache.redis.caFile", mark: caFile?.mark))
+        }
         guard cache.store == .redis, cache.redis.url == nil else { return }
         let location =
             fields.entries["cache"].map {

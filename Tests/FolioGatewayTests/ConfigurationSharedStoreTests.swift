@@ -1,4 +1,5 @@
 import FolioConfiguration
+import Foundation
 import Testing
 
 /// `cache.store` and `cache.redis` (SPEC sections 2, 2.1 and 5.5).
@@ -75,6 +76,55 @@ struct ConfigurationSharedStoreTests {
     func badValuesAreReported(cache: String, message: String) {
         let problems = ConfigFixture.problems(Self.yaml(cache))
         #expect(problems.contains { $0.message.contains(message) }, "\(problems)")
+    }
+
+    /// A private CA for `rediss://` (`caFile`): kept when the file holds a PEM certificate and
+    /// the URL is a TLS one; otherwise reported at the key, with what is wrong.
+    @Test func aCAFileIsCheckedWhenTheConfigIsRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("ca.pem").path
+        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(
+            toFile: bundle, atomically: true, encoding: .utf8)
+        let notPEM = directory.appendingPathComponent("ca.der").path
+        try "not a certificate".write(toFile: notPEM, atomically: true, encoding: .utf8)
+        let empty = directory.appendingPathComponent("empty.pem").path
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+
+        func yaml(_ url: String, _ caFile: String) -> String {
+            Self.yaml("store: redis\nredis:\n  url: \(url)\n  caFile: '\(caFile)'")
+        }
+        let kept = try ConfigurationLoader.parse(yaml: yaml("rediss://redis.internal:6380", bundle), file: "t.yaml")
+        #expect(kept.cache.redis.caFile == bundle)
+        // Kubernetes mounts a Secret's files as symbolic links (into `..data/`).
+        let link = directory.appendingPathComponent("linked.pem").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: bundle)
+        let linked = try ConfigurationLoader.parse(yaml: yaml("rediss://redis.internal:6380", link), file: "t.yaml")
+        #expect(linked.cache.redis.caFile == link)
+        #expect(
+            try ConfigurationLoader.parse(yaml: Self.yaml("store: memory"), file: "t.yaml").cache.redis.caFile == nil)
+
+        let cases: [(url: String, file: String, message: String)] = [
+            ("rediss://r:1", directory.appendingPathComponent("missing.pem").path, "cannot read the file"),
+            ("rediss://r:1", directory.path, "not a regular file"),
+            ("rediss://r:1", notPEM, "no PEM certificate in it"),
+            ("rediss://r:1", empty, "no PEM certificate in it"),
+            ("redis://r:1", bundle, "caFile is only used with TLS"),
+        ]
+        for (url, file, message) in cases {
+            let problems = ConfigFixture.problems(yaml(url, file))
+            #expect(problems.count == 1, "\(file): \(problems)")
+            #expect(problems.first?.message.contains(message) == true, "\(problems)")
+            #expect(problems.first?.path == "cache.redis.caFile")
+            #expect(problems.first?.line == 5, "at the key, not at the file's start")
+        }
+        // The URL may come from the environment: the check follows it there.
+        let fromEnvironment = ConfigFixture.problems(
+            Self.yaml("store: redis\nredis:\n  caFile: '\(bundle)'"), environment: ["FOLIO_REDIS_URL": "redis://r:1"])
+        #expect(
+            fromEnvironment.map(\.message) == ["caFile is only used with TLS: the Redis URL is redis://, not rediss://"]
+        )
     }
 
     @Test func aRouteCannotChooseAStore() {

@@ -25,8 +25,10 @@ struct SharedStoreTests {
     /// The password of the Redis in `redisKilledOrStopped…`: no log line may contain it.
     static let password = "hunter2-s3cret"
 
+    /// `redisURL` replaces the URL (a TLS one, say); `extra` goes under `cache.redis`'s keys.
     static func yaml(
-        upstream: String, redis: Int, password: String? = nil, extra: String = "", route: String = ""
+        upstream: String, redis: Int, password: String? = nil, extra: String = "", route: String = "",
+        redisURL: String? = nil
     ) -> String {
         gatewayYAML(
             upstream: upstream + "/objects", admin: true, route: route,
@@ -35,7 +37,7 @@ struct SharedStoreTests {
                   staleWhileRevalidate: 0s
                   store: redis
                   redis:
-                    url: redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(redis)
+                    url: \(redisURL ?? "redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(redis)")
                     keyPrefix: "test:"
                     commandTimeout: 300ms
                     connectTimeout: 300ms
@@ -46,14 +48,15 @@ struct SharedStoreTests {
     /// Starts `count` replicas on `redis` in front of `upstream`; stops them after `body`.
     static func withReplicas<T>(
         _ count: Int, upstream: TestUpstream, redis: RedisServer, password: String? = nil, extra: String = "",
-        route: String = "", _ body: ([Replica]) async throws -> T
+        route: String = "", redisURL: String? = nil, _ body: ([Replica]) async throws -> T
     ) async throws -> T {
         var replicas: [Replica] = []
         defer { for replica in replicas { replica.process.stop() } }
         for _ in 0..<count {
             let process = try FolioProcess(
                 yaml: yaml(
-                    upstream: upstream.baseURL, redis: redis.port, password: password, extra: extra, route: route))
+                    upstream: upstream.baseURL, redis: redis.port, password: password, extra: extra, route: route,
+                    redisURL: redisURL))
             let (client, admin) = try await process.ports()
             replicas.append(Replica(process: process, client: client, admin: admin))
         }
@@ -110,6 +113,41 @@ struct SharedStoreTests {
 
     /// When the one fill for all replicas gets the upstream's error answer, the replicas that
     /// waited for it pass that answer back too (SPEC 3.5, 5.5: "they get its error"), not a 502.
+    /// `rediss://` to a Redis whose certificate a private CA signed: with `caFile` the replicas
+    /// share one fill through it; without, the handshake fails (the system does not trust that
+    /// CA), each replica fetches on its own, and no request fails.
+    @Test(arguments: [true, false])
+    func replicasReachATLSRedisOfAPrivateCAThroughItsCAFile(_ withCAFile: Bool) async throws {
+        let list = Versioned()
+        let tls = try await TLSFiles.make()
+        try await RedisServer.with(tls: tls) { redis in
+            try await withTestUpstream({ _ in
+                var reply = TestUpstream.Reply.json(list.body())
+                reply.delay = .milliseconds(600)
+                return reply
+            }) { upstream in
+                try await Self.withReplicas(
+                    2, upstream: upstream, redis: redis, extra: withCAFile ? "    caFile: \(tls.caFile)" : "",
+                    redisURL: "rediss://127.0.0.1:\(redis.port)"
+                ) { replicas in
+                    let answers = try await Self.answers(6, from: replicas)
+                    #expect(answers.allSatisfy { $0.status == 200 })
+                    let errors = try await withHTTPClient { http in
+                        try await replicas[0].metrics(http).values
+                            .filter { $0.key.hasPrefix("folio_store_errors_total{") }.values.reduce(0, +)
+                    }
+                    if withCAFile {
+                        #expect(upstream.requestCount == 1, "one fetch for both replicas, through Redis")
+                        #expect(errors == 0)
+                    } else {
+                        #expect(upstream.requestCount == 2, "each replica on its own")
+                        #expect(errors > 0, "the failed handshakes are counted")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func replicasThatWaitedGetTheUpstreamsErrorAnswer() async throws {
         try await RedisServer.with { redis in
             try await withTestUpstream({ _ in

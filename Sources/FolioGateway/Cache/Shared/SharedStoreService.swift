@@ -71,8 +71,7 @@ extension SharedSnapshotStore {
         let configuration = RedisConfiguration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout,
-            // rediss://: the server's certificate is checked against the system's trust roots.
-            tls: url.tls ? TLSConfiguration.makeClientConfiguration() : nil)
+            tls: url.tls ? tls(caFile: cache.redis.caFile) : nil)
         let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
         var local = cache
         local.maxBytes = cache.redis.localMaxBytes
@@ -80,12 +79,23 @@ extension SharedSnapshotStore {
             local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
             redis: RedisSnapshots(client: RedisClient(configuration), keys: keys),
             health: StoreHealth(logger: logger, metrics: metrics), logger: logger, now: now)
-        logger.info(
-            "shared store",
-            metadata: ["url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)"])
+        var metadata: Logger.Metadata = [
+            "url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",
+        ]
+        if url.tls { metadata["ca_file"] = "\(cache.redis.caFile ?? "system trust roots")" }
+        logger.info("shared store", metadata: metadata)
         // Drops published while the subscription is down are not heard: when it is back, the
         // store checks its local copies against Redis (`resubscribed`).
         let subscriber = RedisSubscriber(configuration, channel: keys.events, maxBackoff: .seconds(1))
         return (store, SharedStoreService(store: store, subscriber: subscriber))
+    }
+
+    /// `rediss://`: the server's certificate is checked against `caFile`'s authorities when it
+    /// is set (a private CA), else against the system's trust roots; and always against the
+    /// URL's host name.
+    static func tls(caFile: String?) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile { tls.trustRoots = .file(caFile) }
+        return tls
     }
 }
