@@ -102,9 +102,10 @@ final class SnapshotCache: Sendable {
         terms: FillTerms,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
-        // Read before the lock: a drop after this read makes the fill obsolete, never joinable.
-        let generation = generations.value(of: key.route)
-        return state.withLock { state in
+        state.withLock { state in
+            // Read under the lock (`DropGenerations` never takes it): a caller that read an
+            // older generation must not replace a fill a later caller started after a drop.
+            let generation = generations.value(of: key.route)
             if let fill = state.fills[key], fill.generation == generation { return (fill.task, .collapsed) }
             let coordination = self.coordination
             let id = state.nextFillID
