@@ -71,8 +71,9 @@ extension Configuration {
         /// `localMaxBytes`: the in-process layer in front of Redis. Default `128MiB`.
         public var localMaxBytes = 128 << 20
         /// `caFile`: a PEM file of the certificate authorities a `rediss://` server's certificate
-        /// is checked against, instead of the system's trust roots (a private CA). Checked when
-        /// the config is read: a readable file with at least one certificate, and a TLS URL.
+        /// is checked against, instead of the system's trust roots (a private CA). With `store:
+        /// redis`, checked when the config is read (a readable regular file with a `BEGIN
+        /// CERTIFICATE` block, and a TLS URL) and parsed when the store is built.
         public var caFile: String?
 
         public init() {}

@@ -115,7 +115,7 @@ extension ConfigurationReader {
 
 extension ConfigurationReader {
     /// `FOLIO_REDIS_URL` (when the file sets no URL) and `FOLIO_REDIS_PASSWORD` (when the URL
-    /// has no password), then the check that `store: redis` has a URL.
+    /// has no password), then the checks of `store: redis`: its `caFile`, and that it has a URL.
     mutating func sharedStore(
         _ cache: inout Configuration.CacheSettings, fields: ConfigFields, environment: [String: String]
     ) {
@@ -133,11 +133,16 @@ extension ConfigurationReader {
         {
             cache.redis.url?.password = password
         }
-        if cache.redis.caFile != nil, let url = cache.redis.url, !url.tls {
-            let caFile = fields.entries["cache"]?.node.mapping?["redis"]?.mapping?["caFile"]
-            report(
-                "caFile is only used with TLS: the Redis URL is redis://, not rediss://",
-                at: ConfigLocation(path: "cache.redis.caFile", mark: caFile?.mark))
+        if cache.store == .redis, let caFile = cache.redis.caFile {
+            let node = fields.entries["cache"]?.node.mapping?["redis"]?.mapping?["caFile"]
+            let location = ConfigLocation(path: "cache.redis.caFile", mark: node?.mark)
+            if caFile.isEmpty {
+                report("empty: name a PEM file of certificate authorities, or leave it null", at: location)
+            } else if let problem = PEMCertificates.problem(file: caFile) {
+                report("\(caFile): \(problem)", at: location)
+            } else if let url = cache.redis.url, !url.tls {
+                report("caFile is only used with TLS: the Redis URL is redis://, not rediss://", at: location)
+            }
         }
         guard cache.store == .redis, cache.redis.url == nil else { return }
         let location =

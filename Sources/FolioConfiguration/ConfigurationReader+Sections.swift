@@ -107,13 +107,8 @@ extension ConfigurationReader {
         if let e = fields["connectTimeout"], let d = duration(e) { redis.connectTimeout = d }
         if let e = fields["commandTimeout"], let d = duration(e) { redis.commandTimeout = d }
         if let e = fields["localMaxBytes"], let n = atLeast(1, size(e), e) { redis.localMaxBytes = n }
-        if let e = fields["caFile"], let path = nullableString(e), let path {
-            if let problem = PEMCertificates.problem(file: path) {
-                report("\(path): \(problem)", at: e.location)
-            } else {
-                redis.caFile = path
-            }
-        }
+        // Checked with the URL and the store (`sharedStore`): only `store: redis` reads it.
+        if let e = fields["caFile"], let path = nullableString(e) { redis.caFile = path }
         return redis
     }
 

@@ -1,30 +1,39 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The check a certificate file of the config (`cache.redis.caFile`) gets when the config is
-/// read, so a wrong path fails the start (or the reload, or `folio check`) with its position,
-/// not the first TLS handshake much later. It reads regular files only, and at most
-/// `maxBytes` of them; the certificates themselves are parsed by the TLS library.
+/// read, so a wrong path fails the start (or the reload, or `folio validate`) with its
+/// position, not the first TLS handshake much later. It reads regular files only (links
+/// followed: Kubernetes mounts a Secret's files as links into `..data/`), without blocking and
+/// at most `maxBytes` of them; the certificates themselves are parsed when the store is built
+/// (`SharedSnapshotStore.make`), which has the TLS library.
 enum PEMCertificates {
     /// A certificate bundle is a few hundred KiB at most (Mozilla's whole set is about 220 KiB).
     static let maxBytes = 4 << 20
 
     /// What is wrong with `file` as a PEM certificate bundle, or nil when nothing is.
     static func problem(file: String) -> String? {
-        // Links followed: Kubernetes mounts a Secret's files as links into `..data/`.
-        let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target) else {
-            return "cannot read the file (no such file, or no permission)"
+        // Non-blocking, and the type checked on what was opened: a FIFO, a device or a file
+        // that blocks on read (`/proc/kmsg`) can neither hang the check nor pass it.
+        let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return "cannot open the file (\(String(cString: strerror(errno))))" }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return "not a regular file"
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else { return "not a regular file" }
-        // Read with a cap, not by the size the file claims (files under /proc claim 0).
-        guard let handle = FileHandle(forReadingAtPath: target) else { return "cannot read the file" }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            // An empty file reads as nil.
-            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-        } catch {
-            return "cannot read the file"
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count <= maxBytes {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count >= 0 else { return "cannot read the file (\(String(cString: strerror(errno))))" }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
         }
         guard data.count <= maxBytes else { return "larger than \(maxBytes >> 20) MiB: not a certificate bundle" }
         guard data.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {

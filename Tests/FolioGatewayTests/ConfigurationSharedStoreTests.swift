@@ -1,4 +1,5 @@
 import FolioConfiguration
+import FolioGateway
 import Foundation
 import Testing
 
@@ -105,8 +106,10 @@ struct ConfigurationSharedStoreTests {
         #expect(
             try ConfigurationLoader.parse(yaml: Self.yaml("store: memory"), file: "t.yaml").cache.redis.caFile == nil)
 
+        let missing = directory.appendingPathComponent("missing.pem").path
         let cases: [(url: String, file: String, message: String)] = [
-            ("rediss://r:1", directory.appendingPathComponent("missing.pem").path, "cannot read the file"),
+            ("rediss://r:1", missing, "cannot open the file (No such file or directory)"),
+            ("rediss://r:1", "", "empty: name a PEM file"),
             ("rediss://r:1", directory.path, "not a regular file"),
             ("rediss://r:1", notPEM, "no PEM certificate in it"),
             ("rediss://r:1", empty, "no PEM certificate in it"),
@@ -119,12 +122,35 @@ struct ConfigurationSharedStoreTests {
             #expect(problems.first?.path == "cache.redis.caFile")
             #expect(problems.first?.line == 5, "at the key, not at the file's start")
         }
+        // A memory store reads no `cache.redis`: its caFile is not checked, like its URL.
+        let memory = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: memory\nredis:\n  url: redis://r:1\n  caFile: '\(missing)'"), file: "t.yaml")
+        #expect(memory.cache.store == .memory)
         // The URL may come from the environment: the check follows it there.
         let fromEnvironment = ConfigFixture.problems(
             Self.yaml("store: redis\nredis:\n  caFile: '\(bundle)'"), environment: ["FOLIO_REDIS_URL": "redis://r:1"])
         #expect(
             fromEnvironment.map(\.message) == ["caFile is only used with TLS: the Redis URL is redis://, not rediss://"]
         )
+    }
+
+    /// A bundle with a `BEGIN CERTIFICATE` block but no certificate the TLS library can read
+    /// passes the config check (the configuration target has no TLS library) and stops the
+    /// start, saying so, instead of failing every connection to Redis.
+    @Test func aCAFileWithoutAReadableCertificateStopsTheStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("ca.pem").path
+        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(
+            toFile: bundle, atomically: true, encoding: .utf8)
+        let configuration = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  url: rediss://127.0.0.1:1\n  caFile: '\(bundle)'"),
+            file: "t.yaml")
+        let error = #expect(throws: (any Error).self) {
+            _ = try buildApplication(configuration: configuration, logger: quietLogger)
+        }
+        #expect(error.map { "\($0)" }?.hasPrefix("cache.redis.caFile: \(bundle): no certificate could be read") == true)
     }
 
     @Test func aRouteCannotChooseAStore() {

@@ -57,17 +57,18 @@ public func buildApplication(
     store: (any SnapshotStore)? = nil
 ) throws -> FolioServer {
     let metrics = GatewayMetrics(registry: registry)
-    let tracing = try GatewayTracing(configuration.tracing, logger: logger)
-    let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration), tracer: tracing.tracer)
+    // What may throw comes before the upstream client, which must be shut down once made.
     var store = store
     var sharedStore: SharedStoreService?
     if store == nil,
-        let (shared, service) = SharedSnapshotStore.make(
+        let (shared, service) = try SharedSnapshotStore.make(
             configuration.cache, metrics: metrics, logger: logger, now: now)
     {
         store = shared
         sharedStore = service
     }
+    let tracing = try GatewayTracing(configuration.tracing, logger: logger)
+    let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration), tracer: tracing.tracer)
     let gateway = Gateway(
         configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
         tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)

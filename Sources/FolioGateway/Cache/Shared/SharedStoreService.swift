@@ -66,12 +66,12 @@ extension SharedSnapshotStore {
     static func make(
         _ cache: Configuration.CacheSettings, metrics: GatewayMetrics, logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant
-    ) -> (SharedSnapshotStore, SharedStoreService)? {
+    ) throws(CAFileError) -> (SharedSnapshotStore, SharedStoreService)? {
         guard cache.store == .redis, let url = cache.redis.url else { return nil }
         let configuration = RedisConfiguration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout,
-            tls: url.tls ? tls(caFile: cache.redis.caFile) : nil)
+            tls: url.tls ? try tls(caFile: cache.redis.caFile) : nil)
         let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
         var local = cache
         local.maxBytes = cache.redis.localMaxBytes
@@ -92,10 +92,28 @@ extension SharedSnapshotStore {
 
     /// `rediss://`: the server's certificate is checked against `caFile`'s authorities when it
     /// is set (a private CA), else against the system's trust roots; and always against the
-    /// URL's host name.
-    static func tls(caFile: String?) -> TLSConfiguration {
+    /// URL's host name. The file is parsed here, so a bundle no certificate can be read from
+    /// stops the start instead of failing every connection; it is read again by each new
+    /// connection, so a rotated bundle applies from the next reconnect.
+    static func tls(caFile: String?) throws(CAFileError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile { tls.trustRoots = .file(caFile) }
+        guard let caFile else { return tls }
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+        } catch {
+            throw CAFileError(file: caFile, reason: "\(error)")
+        }
+        guard !certificates.isEmpty else { throw CAFileError(file: caFile, reason: "no certificate in it") }
+        tls.trustRoots = .file(caFile)
         return tls
     }
+}
+
+/// `cache.redis.caFile` holds no certificate the TLS library can read.
+struct CAFileError: Error, CustomStringConvertible {
+    let file: String
+    let reason: String
+
+    var description: String { "cache.redis.caFile: \(file): no certificate could be read (\(reason))" }
 }
