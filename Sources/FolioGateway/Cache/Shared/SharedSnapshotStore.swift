@@ -56,7 +56,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Per route, bumped by every drop this replica hears of (its own, another replica's, the
     /// catch-up after a lost subscription). A load from Redis that read before a drop may hold
     /// the dropped list: it installs nothing when its route's value moved meanwhile.
-    private let dropGenerations = Mutex<[String: Int]>([:])
+    private let dropGenerations = DropGenerations()
 
     init(
         local: MemorySnapshotStore, redis: RedisSnapshots, health: StoreHealth, logger: Logger,
@@ -287,7 +287,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Redis answers but refuses (a read-only replica after a failover) stays pending, its
     /// route kept off Redis, and does not keep the store from the other routes; the probe
     /// sends it again every interval. Drops still on their way are their senders' to finish.
-    /// They go in the order they were kept (their tickets).
+    /// They go in the order of their latest keep (their tickets).
     func replayDrops() async -> Bool {
         var refused = false
         var retires: [UnfinishedRetires.Retire] = []
@@ -396,7 +396,7 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     /// `route`'s drop generation: read before asking Redis for a list, passed to `adopt`.
     func dropGeneration(_ route: String) -> Int {
-        dropGenerations.withLock { $0[route, default: 0] }
+        dropGenerations.value(of: route)
     }
 
     /// `route`'s drop generation when its lists may be loaded from Redis now; nil while a drop
@@ -408,9 +408,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     private func bumpDropGeneration(of routes: some Sequence<String>) {
-        dropGenerations.withLock { generations in
-            for route in routes { generations[route, default: 0] &+= 1 }
-        }
+        for route in routes { dropGenerations.bump(route) }
     }
 
     /// Installs a list loaded from Redis as `key`'s current one, unless a drop of its route
