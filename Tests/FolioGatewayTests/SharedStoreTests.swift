@@ -111,8 +111,6 @@ struct SharedStoreTests {
         }
     }
 
-    /// When the one fill for all replicas gets the upstream's error answer, the replicas that
-    /// waited for it pass that answer back too (SPEC 3.5, 5.5: "they get its error"), not a 502.
     /// `rediss://` to a Redis whose certificate a private CA signed: with `caFile` the replicas
     /// share one fill through it; without, the handshake fails (the system does not trust that
     /// CA), each replica fetches on its own, and no request fails.
@@ -120,6 +118,7 @@ struct SharedStoreTests {
     func replicasReachATLSRedisOfAPrivateCAThroughItsCAFile(_ withCAFile: Bool) async throws {
         let list = Versioned()
         let tls = try await TLSFiles.make()
+        defer { try? FileManager.default.removeItem(at: tls.directory) }
         try await RedisServer.with(tls: tls) { redis in
             try await withTestUpstream({ _ in
                 var reply = TestUpstream.Reply.json(list.body())
@@ -148,6 +147,8 @@ struct SharedStoreTests {
         }
     }
 
+    /// When the one fill for all replicas gets the upstream's error answer, the replicas that
+    /// waited for it pass that answer back too (SPEC 3.5, 5.5: "they get its error"), not a 502.
     @Test func replicasThatWaitedGetTheUpstreamsErrorAnswer() async throws {
         try await RedisServer.with { redis in
             try await withTestUpstream({ _ in
