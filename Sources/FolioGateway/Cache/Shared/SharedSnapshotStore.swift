@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// `cache.store: redis` (docs/CACHING.md, "Several replicas"): snapshots shared by every
+/// `cache.store: redis` (README, "Several replicas"): snapshots shared by every
 /// replica through Redis, with this process's `MemorySnapshotStore` (`localMaxBytes`) in front.
 ///
 /// Reads go to the local layer first; Redis is asked only when the local copy is missing or
