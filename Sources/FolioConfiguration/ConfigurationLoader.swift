@@ -134,8 +134,7 @@ extension ConfigurationReader {
             cache.redis.url?.password = password
         }
         if cache.store == .redis, let caFile = cache.redis.caFile {
-            let node = fields.entries["cache"]?.node.mapping?["redis"]?.mapping?["caFile"]
-            let location = ConfigLocation(path: "cache.redis.caFile", mark: node?.mark)
+            let location = caFileLocation ?? ConfigLocation(path: "cache.redis.caFile", line: 1, column: 1)
             if caFile.isEmpty {
                 report("empty: name a PEM file of certificate authorities, or leave it null", at: location)
             } else if let problem = PEMCertificates.problem(file: caFile) {

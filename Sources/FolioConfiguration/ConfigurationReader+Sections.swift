@@ -108,7 +108,10 @@ extension ConfigurationReader {
         if let e = fields["commandTimeout"], let d = duration(e) { redis.commandTimeout = d }
         if let e = fields["localMaxBytes"], let n = atLeast(1, size(e), e) { redis.localMaxBytes = n }
         // Checked with the URL and the store (`sharedStore`): only `store: redis` reads it.
-        if let e = fields["caFile"], let path = nullableString(e) { redis.caFile = path }
+        if let e = fields["caFile"], let path = nullableString(e) {
+            redis.caFile = path
+            caFileLocation = e.location
+        }
         return redis
     }
 

@@ -18,19 +18,25 @@ enum PEMCertificates {
 
     /// What is wrong with `file` as a PEM certificate bundle, or nil when nothing is.
     static func problem(file: String) -> String? {
-        // Non-blocking, and the type checked on what was opened: a FIFO, a device or a file
-        // that blocks on read (`/proc/kmsg`) can neither hang the check nor pass it.
-        let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        // The type is checked before opening (opening a device may have effects: a terminal
+        // becoming the controlling one, a watchdog armed), and again on what was opened, in
+        // case the path changed in between. Non-blocking: a file that blocks on read
+        // (`/proc/kmsg`) can neither hang the check nor pass it.
+        var status = stat()
+        guard stat(file, &status) == 0 else { return "cannot open the file (\(String(cString: strerror(errno))))" }
+        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return "cannot open the file (\(String(cString: strerror(errno))))" }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return "not a regular file"
+        guard fstat(descriptor, &status) == 0 else {
+            return "cannot read the file (\(String(cString: strerror(errno))))"
         }
+        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while data.count <= maxBytes {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
             guard count >= 0 else { return "cannot read the file (\(String(cString: strerror(errno))))" }
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<count])

@@ -11,15 +11,24 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         let path = configPath(config)
+        let configuration: Configuration
         do {
-            let configuration = try ConfigurationLoader.load(file: path)
-            let count = configuration.routes.count
-            print("ok: \(count) route\(count == 1 ? "" : "s")")
+            configuration = try ConfigurationLoader.load(file: path)
         } catch {
             for problem in error.problems {
                 FileHandle.standardError.write(Data((problem.description + "\n").utf8))
             }
             throw ExitCode(1)
         }
+        // What `serve` would refuse at start beyond the file's own checks.
+        let problems = startupProblems(configuration)
+        guard problems.isEmpty else {
+            for problem in problems {
+                FileHandle.standardError.write(Data("\(path): \(problem)\n".utf8))
+            }
+            throw ExitCode(1)
+        }
+        let count = configuration.routes.count
+        print("ok: \(count) route\(count == 1 ? "" : "s")")
     }
 }

@@ -120,7 +120,7 @@ struct ConfigurationSharedStoreTests {
             #expect(problems.count == 1, "\(file): \(problems)")
             #expect(problems.first?.message.contains(message) == true, "\(problems)")
             #expect(problems.first?.path == "cache.redis.caFile")
-            #expect(problems.first?.line == 5, "at the key, not at the file's start")
+            #expect(problems.first?.line == 5 && problems.first?.column == 5, "at the key, not at the file's start")
         }
         // A memory store reads no `cache.redis`: its caFile is not checked, like its URL.
         let memory = try ConfigurationLoader.parse(
@@ -134,8 +134,8 @@ struct ConfigurationSharedStoreTests {
         )
     }
 
-    /// A bundle with a `BEGIN CERTIFICATE` block but no certificate the TLS library can read
-    /// passes the config check (the configuration target has no TLS library) and stops the
+    /// A bundle with a `BEGIN CERTIFICATE` block the TLS library cannot parse passes the config
+    /// check (the configuration target has no TLS library) and stops the
     /// start, saying so, instead of failing every connection to Redis.
     @Test func aCAFileWithoutAReadableCertificateStopsTheStart() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ca-\(UUID().uuidString)")
@@ -150,7 +150,18 @@ struct ConfigurationSharedStoreTests {
         let error = #expect(throws: (any Error).self) {
             _ = try buildApplication(configuration: configuration, logger: quietLogger)
         }
-        #expect(error.map { "\($0)" }?.hasPrefix("cache.redis.caFile: \(bundle): no certificate could be read") == true)
+        #expect(startupProblems(configuration) == [try #require(error.map { "\($0)" })])
+
+        // `folio validate` says so too, and exits 1.
+        let file = directory.appendingPathComponent("folio.yaml")
+        try Self.yaml("store: redis\nredis:\n  url: rediss://127.0.0.1:1\n  caFile: '\(bundle)'").write(
+            to: file, atomically: true, encoding: .utf8)
+        let (status, output) = try FolioProcess.validate(file)
+        #expect(status == 1)
+        #expect(output.hasPrefix("\(file.path): cache.redis.caFile: \(bundle): a certificate in it cannot be parsed"))
+        #expect(
+            error.map { "\($0)" }?.hasPrefix("cache.redis.caFile: \(bundle): a certificate in it cannot be parsed")
+                == true)
     }
 
     @Test func aRouteCannotChooseAStore() {

@@ -55,16 +55,8 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dialect-\(UUID().uuidString).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = try FolioProcess.executable()
-        process.arguments = ["validate", "--config", file.path]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, output) = try FolioProcess.validate(file)
+        #expect(status == 1)
         let at = ConfigFixture.position(of: "dialect: jsonapi", in: yaml)
         #expect(
             output

@@ -38,6 +38,19 @@ public struct FolioServer: Sendable {
     public var upstream: UpstreamClient { current.gateway.upstream }
 }
 
+/// What `buildApplication` would refuse in a configuration the loader accepted (the
+/// configuration target has no TLS library): a `cache.redis.caFile` with a certificate that
+/// does not parse. `folio validate` reports them too.
+public func startupProblems(_ configuration: Configuration) -> [String] {
+    guard configuration.cache.store == .redis, configuration.cache.redis.url?.tls == true else { return [] }
+    do {
+        _ = try SharedSnapshotStore.tls(caFile: configuration.cache.redis.caFile)
+        return []
+    } catch {
+        return [error.description]
+    }
+}
+
 /// Builds the gateway application for `configuration`.
 ///
 /// - Parameters:

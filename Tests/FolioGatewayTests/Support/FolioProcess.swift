@@ -13,6 +13,21 @@ final class FolioProcess: Sendable {
     private let outputEnded = Atomic<Bool>(false)
     let configFile: URL
 
+    /// Runs `folio validate --config FILE` to its end: its exit status and what it wrote to
+    /// stderr.
+    static func validate(_ file: URL) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["validate", "--config", file.path]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     /// `.build/debug/folio`, beside the test bundle (`swift build` builds it before `swift test`),
     /// and only if it is newer than every object file it links: `swift test` alone recompiles
     /// changed sources for the test bundle without relinking the executable, which would then

@@ -92,28 +92,27 @@ extension SharedSnapshotStore {
 
     /// `rediss://`: the server's certificate is checked against `caFile`'s authorities when it
     /// is set (a private CA), else against the system's trust roots; and always against the
-    /// URL's host name. The file is parsed here, so a bundle no certificate can be read from
-    /// stops the start instead of failing every connection; it is read again by each new
-    /// connection, so a rotated bundle applies from the next reconnect.
+    /// URL's host name. The file is parsed here, so a bundle with a certificate the TLS library
+    /// cannot parse (which fails every connection) stops the start; it is read again by each
+    /// new connection, so a rotated bundle applies from the next reconnect.
     static func tls(caFile: String?) throws(CAFileError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         guard let caFile else { return tls }
-        let certificates: [NIOSSLCertificate]
         do {
-            certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+            // Throws when there is no certificate, or one that does not parse.
+            _ = try NIOSSLCertificate.fromPEMFile(caFile)
         } catch {
             throw CAFileError(file: caFile, reason: "\(error)")
         }
-        guard !certificates.isEmpty else { throw CAFileError(file: caFile, reason: "no certificate in it") }
         tls.trustRoots = .file(caFile)
         return tls
     }
 }
 
-/// `cache.redis.caFile` holds no certificate the TLS library can read.
+/// `cache.redis.caFile` holds a certificate the TLS library cannot parse.
 struct CAFileError: Error, CustomStringConvertible {
     let file: String
     let reason: String
 
-    var description: String { "cache.redis.caFile: \(file): no certificate could be read (\(reason))" }
+    var description: String { "cache.redis.caFile: \(file): a certificate in it cannot be parsed (\(reason))" }
 }
