@@ -79,15 +79,22 @@ struct ConfigurationSharedStoreTests {
         #expect(problems.contains { $0.message.contains(message) }, "\(problems)")
     }
 
+    /// A fresh directory holding `ca.pem`: a `BEGIN CERTIFICATE` block whose content is no
+    /// certificate (the config check passes it; the TLS library does not).
+    static func directoryWithABundle() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(
+            to: directory.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
     /// A private CA for `rediss://` (`caFile`): kept when the file holds a PEM certificate and
     /// the URL is a TLS one; otherwise reported at the key, with what is wrong.
     @Test func aCAFileIsCheckedWhenTheConfigIsRead() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ca-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.directoryWithABundle()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundle = directory.appendingPathComponent("ca.pem").path
-        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(
-            toFile: bundle, atomically: true, encoding: .utf8)
         let notPEM = directory.appendingPathComponent("ca.der").path
         try "not a certificate".write(toFile: notPEM, atomically: true, encoding: .utf8)
         let empty = directory.appendingPathComponent("empty.pem").path
@@ -138,12 +145,9 @@ struct ConfigurationSharedStoreTests {
     /// check (the configuration target has no TLS library) and stops the
     /// start, saying so, instead of failing every connection to Redis.
     @Test func aCAFileWithoutAReadableCertificateStopsTheStart() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ca-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.directoryWithABundle()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundle = directory.appendingPathComponent("ca.pem").path
-        try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(
-            toFile: bundle, atomically: true, encoding: .utf8)
         let configuration = try ConfigurationLoader.parse(
             yaml: Self.yaml("store: redis\nredis:\n  url: rediss://127.0.0.1:1\n  caFile: '\(bundle)'"),
             file: "t.yaml")
