@@ -75,6 +75,23 @@ extension Configuration {
         /// redis`, checked when the config is read (a readable regular file with a `BEGIN
         /// CERTIFICATE` block, and a TLS URL) and parsed when the store is built.
         public var caFile: String?
+        /// `certFile` and `keyFile`: the client certificate (PEM, leaf first, then any
+        /// intermediates) and its unencrypted private key, for a `rediss://` server that asks
+        /// clients for one (mutual TLS: Redis's `tls-auth-clients yes`). Both or neither;
+        /// checked like `caFile`, and the key against the certificate when the store is built.
+        public var certFile: String?
+        public var keyFile: String?
+
+        /// The keys that name PEM files, in the order they are checked: what each holds.
+        static var pemFiles:
+            [(key: String, path: WritableKeyPath<RedisSettings, String?>, kind: PEMFile.Kind, holding: String)]
+        {
+            [
+                ("caFile", \.caFile, .certificates, "of certificate authorities"),
+                ("certFile", \.certFile, .certificates, "of the client's certificate"),
+                ("keyFile", \.keyFile, .privateKey, "of the client's private key"),
+            ]
+        }
 
         public init() {}
     }

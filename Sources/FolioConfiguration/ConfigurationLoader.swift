@@ -115,7 +115,7 @@ extension ConfigurationReader {
 
 extension ConfigurationReader {
     /// `FOLIO_REDIS_URL` (when the file sets no URL) and `FOLIO_REDIS_PASSWORD` (when the URL
-    /// has no password), then the checks of `store: redis`: its `caFile`, and that it has a URL.
+    /// has no password), then the checks of `store: redis`: its PEM files, and that it has a URL.
     mutating func sharedStore(
         _ cache: inout Configuration.CacheSettings, fields: ConfigFields, environment: [String: String]
     ) {
@@ -133,16 +133,7 @@ extension ConfigurationReader {
         {
             cache.redis.url?.password = password
         }
-        if cache.store == .redis, let caFile = cache.redis.caFile {
-            let location = caFileLocation ?? ConfigLocation(path: "cache.redis.caFile", line: 1, column: 1)
-            if caFile.isEmpty {
-                report("empty: name a PEM file of certificate authorities, or leave it null", at: location)
-            } else if let problem = PEMCertificates.problem(file: caFile) {
-                report("\(caFile): \(problem)", at: location)
-            } else if let url = cache.redis.url, !url.tls {
-                report("caFile is only used with TLS: the Redis URL is redis://, not rediss://", at: location)
-            }
-        }
+        if cache.store == .redis { checkPEMFiles(cache.redis) }
         guard cache.store == .redis, cache.redis.url == nil else { return }
         let location =
             fields.entries["cache"].map {
@@ -150,5 +141,30 @@ extension ConfigurationReader {
             }
             ?? fields.missing("cache")
         report("cache.store: redis needs cache.redis.url (or FOLIO_REDIS_URL)", at: location)
+    }
+
+    /// `caFile`, `certFile` and `keyFile` of a Redis store: readable PEM files of the right
+    /// kind, for a `rediss://` URL; a certificate and its key come together.
+    private mutating func checkPEMFiles(_ redis: Configuration.RedisSettings) {
+        func location(_ key: String) -> ConfigLocation {
+            redisFileLocations[key] ?? ConfigLocation(path: "cache.redis.\(key)", line: 1, column: 1)
+        }
+        for (key, path, kind, holding) in Configuration.RedisSettings.pemFiles {
+            guard let file = redis[keyPath: path] else { continue }
+            if file.isEmpty {
+                report("empty: name a PEM file \(holding), or leave it null", at: location(key))
+            } else if let problem = PEMFile.problem(file: file, kind: kind) {
+                report("\(file): \(problem)", at: location(key))
+            } else if let url = redis.url, !url.tls {
+                report("\(key) is only used with TLS: the Redis URL is redis://, not rediss://", at: location(key))
+            }
+        }
+        switch (redis.certFile, redis.keyFile) {
+        case (.some, nil):
+            report("certFile needs keyFile: the private key of the client certificate", at: location("certFile"))
+        case (nil, .some):
+            report("keyFile needs certFile: the client certificate of the private key", at: location("keyFile"))
+        default: break
+        }
     }
 }

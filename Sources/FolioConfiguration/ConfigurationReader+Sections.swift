@@ -107,10 +107,12 @@ extension ConfigurationReader {
         if let e = fields["connectTimeout"], let d = duration(e) { redis.connectTimeout = d }
         if let e = fields["commandTimeout"], let d = duration(e) { redis.commandTimeout = d }
         if let e = fields["localMaxBytes"], let n = atLeast(1, size(e), e) { redis.localMaxBytes = n }
-        // Checked with the URL and the store (`sharedStore`): only `store: redis` reads it.
-        if let e = fields["caFile"], let path = nullableString(e) {
-            redis.caFile = path
-            caFileLocation = e.location
+        // Checked with the URL and the store (`sharedStore`): only `store: redis` reads them.
+        for (key, path, _, _) in Configuration.RedisSettings.pemFiles {
+            if let e = fields[key], let text = nullableString(e) {
+                redis[keyPath: path] = text
+                redisFileLocations[key] = e.location
+            }
         }
         return redis
     }

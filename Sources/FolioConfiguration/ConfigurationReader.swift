@@ -67,9 +67,9 @@ struct ConfigurationReader {
     /// Where `cache.maxBytes: auto` looks for the cgroup tree (`/`; `FOLIO_CGROUP_ROOT` moves
     /// it, for tests and unusual mounts).
     var cgroupRoot = "/"
-    /// Where `cache.redis.caFile` was read: it is checked with the URL and the store, after
-    /// the environment's URL (`sharedStore`).
-    var caFileLocation: ConfigLocation?
+    /// Where `cache.redis`'s PEM files (`caFile`, `certFile`, `keyFile`) were read, by key:
+    /// they are checked with the URL and the store, after the environment's URL (`sharedStore`).
+    var redisFileLocations: [String: ConfigLocation] = [:]
     /// Every mapping read so far, for `reportUnknownKeys`.
     private(set) var mappings: [ConfigFields] = []
 

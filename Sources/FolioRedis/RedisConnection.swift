@@ -19,14 +19,19 @@ public struct RedisConfiguration: Sendable {
     /// `rediss://`: TLS with these settings (`TLSConfiguration.makeClientConfiguration()`
     /// checks the server's certificate against the system's trust roots and its name).
     public var tls: TLSConfiguration?
+    /// With `tls`: the certificate the client shows (mutual TLS), read from its files by every
+    /// connection, so a renewed certificate applies from the next reconnect.
+    public var clientCertificate: RedisClientCertificateFiles?
     public var parser: RESPParser
 
     public init(
         host: String, port: Int = 6379, username: String? = nil, password: String? = nil, database: Int = 0,
         connectTimeout: Duration = .seconds(1), commandTimeout: Duration = .milliseconds(500),
-        tls: TLSConfiguration? = nil, parser: RESPParser = RESPParser()
+        tls: TLSConfiguration? = nil, clientCertificate: RedisClientCertificateFiles? = nil,
+        parser: RESPParser = RESPParser()
     ) {
         self.tls = tls
+        self.clientCertificate = clientCertificate
         self.host = host
         self.port = port
         self.username = username
@@ -35,6 +40,26 @@ public struct RedisConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.parser = parser
+    }
+}
+
+/// The PEM files of a client certificate (leaf first, then any intermediates) and of its
+/// private key (unencrypted).
+public struct RedisClientCertificateFiles: Sendable, Equatable {
+    public var chain: String
+    public var key: String
+
+    public init(chain: String, key: String) {
+        self.chain = chain
+        self.key = key
+    }
+
+    /// `settings` showing this certificate, read from the files now.
+    public func apply(to settings: TLSConfiguration) throws -> TLSConfiguration {
+        var settings = settings
+        settings.certificateChain = try NIOSSLCertificate.fromPEMFile(chain).map { .certificate($0) }
+        settings.privateKey = .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+        return settings
     }
 }
 
@@ -67,7 +92,7 @@ public final class RedisConnection: Sendable {
         let tls: NIOSSLContext?
         if let settings = configuration.tls {
             do {
-                tls = try NIOSSLContext(configuration: settings)
+                tls = try NIOSSLContext(configuration: configuration.clientCertificate?.apply(to: settings) ?? settings)
             } catch {
                 throw .connection("cannot set up TLS: \(error)")
             }

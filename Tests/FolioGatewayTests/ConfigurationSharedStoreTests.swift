@@ -168,6 +168,90 @@ struct ConfigurationSharedStoreTests {
                 == true)
     }
 
+    /// A client certificate for mutual TLS (`certFile`, `keyFile`): both kept when each file
+    /// holds its kind of PEM block; otherwise reported at the key, with what is wrong; one
+    /// without the other is a problem too.
+    @Test func aClientCertificateIsCheckedWhenTheConfigIsRead() throws {
+        let directory = try Self.directoryWithABundle()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("ca.pem").path
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let key = try file("client.key", "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n")
+        let rsaKey = try file("rsa.key", "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n")
+        let encrypted = try file("pkcs8.key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\n")
+        let oldEncrypted = try file("old.key", "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMIIE\n")
+        let notPEM = try file("client.der", "not a key")
+
+        func yaml(_ url: String, certFile: String?, keyFile: String?) -> String {
+            Self.yaml(
+                "store: redis\nredis:\n  url: \(url)" + (certFile.map { "\n  certFile: '\($0)'" } ?? "")
+                    + (keyFile.map { "\n  keyFile: '\($0)'" } ?? ""))
+        }
+        for keyFile in [key, rsaKey] {
+            let kept = try ConfigurationLoader.parse(
+                yaml: yaml("rediss://r:1", certFile: certificate, keyFile: keyFile), file: "t.yaml")
+            #expect(kept.cache.redis.certFile == certificate && kept.cache.redis.keyFile == keyFile)
+        }
+
+        let cases: [(certFile: String?, keyFile: String?, key: String, line: Int, message: String)] = [
+            (certificate, notPEM, "keyFile", 6, "no PEM private key in it"),
+            (certificate, encrypted, "keyFile", 6, "an encrypted private key"),
+            (certificate, oldEncrypted, "keyFile", 6, "an encrypted private key"),
+            (certificate, "", "keyFile", 6, "empty: name a PEM file of the client's private key"),
+            (key, key, "certFile", 5, "no PEM certificate in it"),
+            (certificate, nil, "certFile", 5, "certFile needs keyFile"),
+            (nil, key, "keyFile", 5, "keyFile needs certFile"),
+        ]
+        for (certFile, keyFile, path, line, message) in cases {
+            let problems = ConfigFixture.problems(yaml("rediss://r:1", certFile: certFile, keyFile: keyFile))
+            #expect(problems.count == 1, "\(problems)")
+            #expect(problems.first?.message.contains(message) == true, "\(problems)")
+            #expect(problems.first?.path == "cache.redis.\(path)")
+            #expect(problems.first?.line == line && problems.first?.column == 5, "at the key: \(problems)")
+        }
+        let plain = ConfigFixture.problems(yaml("redis://r:1", certFile: certificate, keyFile: key))
+        #expect(
+            plain.map(\.message)
+                == ["certFile", "keyFile"].map {
+                    "\($0) is only used with TLS: the Redis URL is redis://, not rediss://"
+                })
+    }
+
+    /// A client key that is not the certificate's, or that does not parse, passes the config
+    /// check and stops the start (and `validate`), instead of failing every connection.
+    @Test func aClientKeyThatIsNotTheCertificatesStopsTheStart() async throws {
+        let tls = try await TLSFiles.make(authenticatingClients: true)
+        defer { try? FileManager.default.removeItem(at: tls.directory) }
+        let garbled = tls.directory.appendingPathComponent("garbled.key").path
+        try "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n".write(
+            toFile: garbled, atomically: true, encoding: .utf8)
+        func configuration(keyFile: String) throws -> Configuration {
+            try ConfigurationLoader.parse(
+                yaml: Self.yaml(
+                    "store: redis\nredis:\n  url: rediss://127.0.0.1:1\n  caFile: '\(tls.caFile)'\n"
+                        + "  certFile: '\(tls.clientCertificate.chain)'\n  keyFile: '\(keyFile)'"),
+                file: "t.yaml")
+        }
+        #expect(startupProblems(try configuration(keyFile: tls.clientCertificate.key)) == [])
+        for (keyFile, problem) in [
+            (tls.keyFile, "not the private key of certFile's certificate"),
+            (garbled, "the private key cannot be parsed"),
+        ] {
+            let wrong = try configuration(keyFile: keyFile)
+            let problems = startupProblems(wrong)
+            #expect(problems.count == 1)
+            #expect(problems.first?.hasPrefix("cache.redis.keyFile: \(keyFile): \(problem) (") == true, "\(problems)")
+            let error = #expect(throws: (any Error).self) {
+                _ = try buildApplication(configuration: wrong, logger: quietLogger)
+            }
+            #expect(error.map { "\($0)" } == problems.first)
+        }
+    }
+
     @Test func aRouteCannotChooseAStore() {
         let yaml = ConfigFixture.minimal + "\n    cache: { store: redis }"
         let problems = ConfigFixture.problems(yaml)

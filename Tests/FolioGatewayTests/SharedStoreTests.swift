@@ -116,9 +116,34 @@ struct SharedStoreTests {
     /// CA), each replica fetches on its own, and no request fails.
     @Test(arguments: [true, false])
     func replicasReachATLSRedisOfAPrivateCAThroughItsCAFile(_ withCAFile: Bool) async throws {
-        let list = Versioned()
         let tls = try await TLSFiles.make()
         defer { try? FileManager.default.removeItem(at: tls.directory) }
+        try await Self.twoReplicas(
+            on: tls, extra: withCAFile ? "    caFile: \(tls.caFile)" : "", share: withCAFile,
+            "the failed handshakes are counted")
+    }
+
+    /// Mutual TLS: a Redis that asks clients for a certificate of its CA takes the replicas'
+    /// `certFile` and `keyFile`, and refuses them (each then fetches on its own, and no request
+    /// fails) without.
+    @Test(arguments: [true, false])
+    func replicasShowTheirClientCertificateToARedisThatAsksForOne(_ withCertificate: Bool) async throws {
+        let tls = try await TLSFiles.make(authenticatingClients: true)
+        defer { try? FileManager.default.removeItem(at: tls.directory) }
+        let certificate = tls.clientCertificate
+        try await Self.twoReplicas(
+            on: tls,
+            extra: "    caFile: \(tls.caFile)"
+                + (withCertificate ? "\n    certFile: \(certificate.chain)\n    keyFile: \(certificate.key)" : ""),
+            share: withCertificate, "the refused connections are counted")
+    }
+
+    /// Two replicas with `extra` under `cache.redis` on the TLS Redis of `tls`, six requests
+    /// to them (every answer 200) while the upstream takes 600 ms: when they `share` Redis,
+    /// one upstream fetch for both and no store errors; otherwise one fetch each, and the
+    /// first replica counted store errors (`why`).
+    static func twoReplicas(on tls: TLSFiles, extra: String, share: Bool, _ why: Comment) async throws {
+        let list = Versioned()
         try await RedisServer.with(tls: tls) { redis in
             try await withTestUpstream({ _ in
                 var reply = TestUpstream.Reply.json(list.body())
@@ -126,8 +151,7 @@ struct SharedStoreTests {
                 return reply
             }) { upstream in
                 try await Self.withReplicas(
-                    2, upstream: upstream, redis: redis, extra: withCAFile ? "    caFile: \(tls.caFile)" : "",
-                    redisURL: "rediss://127.0.0.1:\(redis.port)"
+                    2, upstream: upstream, redis: redis, extra: extra, redisURL: "rediss://127.0.0.1:\(redis.port)"
                 ) { replicas in
                     let answers = try await Self.answers(6, from: replicas)
                     #expect(answers.allSatisfy { $0.status == 200 })
@@ -135,12 +159,12 @@ struct SharedStoreTests {
                         try await replicas[0].metrics(http).values
                             .filter { $0.key.hasPrefix("folio_store_errors_total{") }.values.reduce(0, +)
                     }
-                    if withCAFile {
+                    if share {
                         #expect(upstream.requestCount == 1, "one fetch for both replicas, through Redis")
                         #expect(errors == 0)
                     } else {
                         #expect(upstream.requestCount == 2, "each replica on its own")
-                        #expect(errors > 0, "the failed handshakes are counted")
+                        #expect(errors > 0, why)
                     }
                 }
             }

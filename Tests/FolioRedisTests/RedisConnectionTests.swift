@@ -158,4 +158,30 @@ struct RedisConnectionTests {
             }
         }
     }
+
+    /// A server that asks for a client certificate (`tls-auth-clients yes`) takes the one the
+    /// configuration names, read from its files, and refuses a client without one.
+    @Test func showsItsClientCertificateToAServerThatAsksForOne() async throws {
+        let tls = try await TLSFiles.make(authenticatingClients: true)
+        defer { try? FileManager.default.removeItem(at: tls.directory) }
+        try await RedisServer.with(tls: tls) { server in
+            let connection = try await RedisConnection.connect(server.configuration())
+            #expect(try await connection.send(["PING"]) == .simpleString("PONG"))
+            await connection.close()
+
+            var anonymous = server.configuration()
+            #expect(anonymous.clientCertificate != nil)
+            anonymous.clientCertificate = nil
+            await #expect(throws: RedisError.self) {
+                let connection = try await RedisConnection.connect(anonymous)
+                defer { Task { await connection.close() } }
+                try await connection.send(["PING"])
+            }
+            var missing = server.configuration()
+            missing.clientCertificate?.key = tls.directory.appendingPathComponent("gone.key").path
+            await #expect(throws: RedisError.self, "a key file gone since the start fails the connection") {
+                _ = try await RedisConnection.connect(missing)
+            }
+        }
+    }
 }

@@ -165,7 +165,7 @@ public struct RedisServer: Sendable {
     ) -> RedisConfiguration {
         RedisConfiguration(
             host: "127.0.0.1", port: port, password: password, database: database, commandTimeout: commandTimeout,
-            tls: tls?.client)
+            tls: tls?.client, clientCertificate: tls?.authenticatesClients == true ? tls?.clientCertificate : nil)
     }
 }
 
@@ -175,13 +175,22 @@ public struct RedisTestFailure: Error, CustomStringConvertible {
 }
 
 /// A throwaway certificate authority and a server certificate for `localhost` and 127.0.0.1,
-/// made with the `openssl` command, for a TLS-only test Redis.
+/// made with the `openssl` command, for a TLS-only test Redis; with `authenticatingClients`,
+/// a client certificate of the same authority too, which the server then asks clients for.
 public struct TLSFiles: Sendable {
     public let directory: URL
+    /// The server refuses clients without a certificate of the authority (mutual TLS).
+    public let authenticatesClients: Bool
 
     public var caFile: String { directory.appendingPathComponent("ca.crt").path }
     public var certificateFile: String { directory.appendingPathComponent("server.crt").path }
     public var keyFile: String { directory.appendingPathComponent("server.key").path }
+    /// With `authenticatesClients`: the client's certificate and key.
+    public var clientCertificate: RedisClientCertificateFiles {
+        RedisClientCertificateFiles(
+            chain: directory.appendingPathComponent("client.crt").path,
+            key: directory.appendingPathComponent("client.key").path)
+    }
 
     /// A client that trusts the test authority only.
     public var client: TLSConfiguration {
@@ -193,28 +202,35 @@ public struct TLSFiles: Sendable {
     func serverArguments(port: Int) -> [String] {
         [
             "--port", "0", "--tls-port", String(port), "--tls-cert-file", certificateFile, "--tls-key-file", keyFile,
-            "--tls-ca-cert-file", caFile, "--tls-auth-clients", "no",
+            "--tls-ca-cert-file", caFile, "--tls-auth-clients", authenticatesClients ? "yes" : "no",
         ]
     }
 
-    public static func make() async throws -> TLSFiles {
+    public static func make(authenticatingClients: Bool = false) async throws -> TLSFiles {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
             to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        try "extendedKeyUsage=clientAuth\n".write(
+            to: directory.appendingPathComponent("client.ext"), atomically: true, encoding: .utf8)
         // `posix_spawn`, not Foundation's `Process`: its `run()` crashed the test process in CI
         // (a `memmove` past a buffer) right here. Absolute paths instead of a working directory.
         let at = directory.path + "/"
+        let client = [
+            "req -newkey rsa:2048 -nodes -keyout \(at)client.key -out \(at)client.csr -subj /CN=folio",
+            "x509 -req -in \(at)client.csr -CA \(at)ca.crt -CAkey \(at)ca.key -CAcreateserial -out \(at)client.crt"
+                + " -days 1 -extfile \(at)client.ext",
+        ]
         for arguments in [
             "req -x509 -newkey rsa:2048 -nodes -keyout \(at)ca.key -out \(at)ca.crt -days 1 -subj /CN=FolioTestCA",
             "req -newkey rsa:2048 -nodes -keyout \(at)server.key -out \(at)server.csr -subj /CN=localhost",
             "x509 -req -in \(at)server.csr -CA \(at)ca.crt -CAkey \(at)ca.key -CAcreateserial -out \(at)server.crt"
                 + " -days 1 -extfile \(at)san.ext",
-        ] {
+        ] + (authenticatingClients ? client : []) {
             let status = try await RedisServer.runToEnd(
                 "/usr/bin/openssl", arguments.split(separator: " ").map(String.init))
             guard status == 0 else { throw RedisTestFailure("openssl \(arguments) failed (\(status))") }
         }
-        return TLSFiles(directory: directory)
+        return TLSFiles(directory: directory, authenticatesClients: authenticatingClients)
     }
 }

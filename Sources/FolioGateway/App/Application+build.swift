@@ -39,12 +39,13 @@ public struct FolioServer: Sendable {
 }
 
 /// What `buildApplication` would refuse in a configuration the loader accepted (the
-/// configuration target has no TLS library): a `cache.redis.caFile` with a certificate that
-/// does not parse. `folio validate` reports them too.
+/// configuration target has no TLS library): a `cache.redis` PEM file with a certificate or
+/// key that does not parse, or a key that is not its certificate's. `folio validate` reports
+/// them too.
 public func startupProblems(_ configuration: Configuration) -> [String] {
     guard configuration.cache.store == .redis, configuration.cache.redis.url?.tls == true else { return [] }
     do {
-        _ = try SharedSnapshotStore.tls(caFile: configuration.cache.redis.caFile)
+        _ = try SharedSnapshotStore.tls(configuration.cache.redis)
         return []
     } catch {
         return [error.description]

@@ -66,12 +66,13 @@ extension SharedSnapshotStore {
     static func make(
         _ cache: Configuration.CacheSettings, metrics: GatewayMetrics, logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant
-    ) throws(CAFileError) -> (SharedSnapshotStore, SharedStoreService)? {
+    ) throws(RedisTLSFileError) -> (SharedSnapshotStore, SharedStoreService)? {
         guard cache.store == .redis, let url = cache.redis.url else { return nil }
         let configuration = RedisConfiguration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout,
-            tls: url.tls ? try tls(caFile: cache.redis.caFile) : nil)
+            tls: url.tls ? try tls(cache.redis) : nil, clientCertificate: url.tls ? clientCertificate(cache.redis) : nil
+        )
         let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
         var local = cache
         local.maxBytes = cache.redis.localMaxBytes
@@ -82,7 +83,10 @@ extension SharedSnapshotStore {
         var metadata: Logger.Metadata = [
             "url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",
         ]
-        if url.tls { metadata["ca_file"] = "\(cache.redis.caFile ?? "system trust roots")" }
+        if url.tls {
+            metadata["ca_file"] = "\(cache.redis.caFile ?? "system trust roots")"
+            if let certFile = cache.redis.certFile { metadata["cert_file"] = "\(certFile)" }
+        }
         logger.info("shared store", metadata: metadata)
         // Drops published while the subscription is down are not heard: when it is back, the
         // store checks its local copies against Redis (`resubscribed`).
@@ -92,27 +96,56 @@ extension SharedSnapshotStore {
 
     /// `rediss://`: the server's certificate is checked against `caFile`'s authorities when it
     /// is set (a private CA), else against the system's trust roots; and always against the
-    /// URL's host name. The file is parsed here, so a bundle with a certificate the TLS library
-    /// cannot parse (which fails every connection) stops the start; it is read again by each
-    /// new connection, so a rotated bundle applies from the next reconnect.
-    static func tls(caFile: String?) throws(CAFileError) -> TLSConfiguration {
+    /// URL's host name. With `certFile` and `keyFile`, the client shows that certificate
+    /// (mutual TLS). The files are parsed here, and a context is built with them, so a file the
+    /// TLS library cannot read, or a key that is not the certificate's (either fails every
+    /// connection), stops the start; each new connection reads them again, so renewed files
+    /// apply from the next reconnect.
+    static func tls(_ redis: Configuration.RedisSettings) throws(RedisTLSFileError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
-        guard let caFile else { return tls }
-        do {
-            // Throws when there is no certificate, or one that does not parse.
-            _ = try NIOSSLCertificate.fromPEMFile(caFile)
-        } catch {
-            throw CAFileError(file: caFile, reason: "\(error)")
+        func parsed<T>(_ key: String, _ file: String, _ problem: String, _ parse: () throws -> T)
+            throws(RedisTLSFileError) -> T
+        {
+            do {
+                return try parse()
+            } catch {
+                throw RedisTLSFileError(key: key, file: file, problem: "\(problem) (\(error))")
+            }
         }
-        tls.trustRoots = .file(caFile)
+        if let caFile = redis.caFile {
+            // Throws when there is no certificate, or one that does not parse.
+            _ = try parsed("caFile", caFile, "a certificate in it cannot be parsed") {
+                try NIOSSLCertificate.fromPEMFile(caFile)
+            }
+            tls.trustRoots = .file(caFile)
+        }
+        if let files = clientCertificate(redis) {
+            _ = try parsed("certFile", files.chain, "a certificate in it cannot be parsed") {
+                try NIOSSLCertificate.fromPEMFile(files.chain)
+            }
+            _ = try parsed("keyFile", files.key, "the private key cannot be parsed") {
+                try NIOSSLPrivateKey(file: files.key, format: .pem)
+            }
+            // The TLS library refuses a key that does not match the chain's first certificate.
+            _ = try parsed("keyFile", files.key, "not the private key of certFile's certificate") {
+                try NIOSSLContext(configuration: try files.apply(to: tls))
+            }
+        }
         return tls
+    }
+
+    /// `certFile` and `keyFile`, when both are set (the loader accepts one only with the other).
+    static func clientCertificate(_ redis: Configuration.RedisSettings) -> RedisClientCertificateFiles? {
+        guard let certFile = redis.certFile, let keyFile = redis.keyFile else { return nil }
+        return RedisClientCertificateFiles(chain: certFile, key: keyFile)
     }
 }
 
-/// `cache.redis.caFile` holds a certificate the TLS library cannot parse.
-struct CAFileError: Error, CustomStringConvertible {
+/// A PEM file of `cache.redis` (`caFile`, `certFile`, `keyFile`) the TLS library cannot use.
+struct RedisTLSFileError: Error, CustomStringConvertible {
+    let key: String
     let file: String
-    let reason: String
+    let problem: String
 
-    var description: String { "cache.redis.caFile: \(file): a certificate in it cannot be parsed (\(reason))" }
+    var description: String { "cache.redis.\(key): \(file): \(problem)" }
 }
