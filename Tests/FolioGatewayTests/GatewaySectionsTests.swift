@@ -173,6 +173,43 @@ import Testing
         }
     }
 
+    /// `beginsWith` narrows a section index like any filter (SPEC 3.6: "section indexes
+    /// describe the filtered list"): by category, the counts of section A only; alphabetical,
+    /// the one section.
+    @Test func beginsWithNarrowsTheSectionIndex() async throws {
+        let (body, _) = Self.body()
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.route)) { client, _ in
+                let inA = try rawItems(
+                    try await client.execute(uri: "/objects?beginsWith=A&pageSize=100", method: .get).text)
+                #expect(inA.count > 2 && inA.count < Self.names.count, "a section, not the list")
+                let byCategory = try await client.execute(
+                    uri: "/objects?groupBy=category&metadataOnly&beginsWith=A", method: .get)
+                #expect(byCategory.header("X-Total-Count") == String(inA.count))
+                let groups = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: byCategory.body)) as? [[String: Any]])
+                var walked: [String] = []
+                for group in groups {
+                    let url = try #require(group["url"] as? String)
+                    #expect(url.contains("beginsWith=A"), "urls keep it")
+                    let items = try rawItems(try await client.execute(uri: url + "&pageSize=100", method: .get).text)
+                    #expect(group["count"] as? Int == items.count, "\(url)")
+                    #expect(group["offset"] as? Int == walked.count)
+                    walked += items
+                }
+                #expect(Set(walked) == Set(inA))
+
+                let alphabetical = try await client.execute(
+                    uri: "/objects?groupBy=alphabetical&metadataOnly&beginsWith=a", method: .get)
+                let sections = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: alphabetical.body)) as? [[String: Any]])
+                #expect(sections.map { $0["title"] as? String } == ["A"])
+                #expect(sections.first?["count"] as? Int == inA.count)
+                #expect(alphabetical.header("X-Total-Count") == String(inA.count))
+            }
+        }
+    }
+
     @Test func severalSortKeysCompareInTurn() async throws {
         let (body, elements) = Self.body()
         try await withTestUpstream({ _ in .json(body) }) { upstream in

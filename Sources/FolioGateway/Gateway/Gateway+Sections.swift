@@ -143,11 +143,13 @@ struct ListSelection: Sendable {
         return order
     }
 
-    /// The elements the filters and `q` keep, in upstream order; nil when there are none (a
-    /// section index then describes the whole list).
+    /// The elements `beginsWith`, the filters and `q` keep, in upstream order; nil when there
+    /// are none (a section index then describes the whole list).
     func filteredElements(of snapshot: Snapshot) -> [UInt32]? {
-        guard !filters.isEmpty || search != nil else { return nil }
-        return narrowed(nil, indexes: snapshot.indexes) ?? (0..<UInt32(snapshot.list.count)).map { $0 }
+        guard beginsWithTitle != nil || !filters.isEmpty || search != nil else { return nil }
+        let indexes = snapshot.indexes
+        let section = beginsWithTitle.map { indexes.elements(inSection: $0, order: nil) }
+        return narrowed(section, indexes: indexes) ?? (0..<UInt32(snapshot.list.count)).map { $0 }
     }
 
     private static func list(_ names: [String]) -> String {
@@ -158,8 +160,8 @@ struct ListSelection: Sendable {
 extension Gateway {
     /// `?groupBy=…&metadataOnly`: the section index of the snapshot.
     ///
-    /// Filters and `q` narrow it (SPEC 3.3): counts and offsets of the filtered list, and every
-    /// url keeps them.
+    /// `beginsWith`, filters and `q` narrow it (SPEC 3.3, 3.6): counts and offsets of the
+    /// filtered list, and every url keeps them.
     func sectionIndexAnswer(
         _ request: Request, route: CompiledRoute, listRequest: ListRequest, groupBy: ListSelection.GroupBy,
         selection: ListSelection, snapshot: Snapshot, target: RequestTarget, grew: inout Bool
