@@ -160,7 +160,7 @@ struct ConfigurationSharedStoreTests {
         let file = directory.appendingPathComponent("folio.yaml")
         try Self.yaml("store: redis\nredis:\n  url: rediss://127.0.0.1:1\n  caFile: '\(bundle)'").write(
             to: file, atomically: true, encoding: .utf8)
-        let (status, output) = try FolioProcess.validate(file)
+        let (status, output, _) = try FolioProcess.validate(file)
         #expect(status == 1)
         #expect(output.hasPrefix("\(file.path): cache.redis.caFile: \(bundle): a certificate in it cannot be parsed"))
         #expect(

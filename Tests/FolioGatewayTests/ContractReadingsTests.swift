@@ -202,6 +202,12 @@ import Testing
                     ("410", try await client.execute(uri: "/objects?snapshot=AAAAAAAAAAAAAAAA", method: .get)),
                     ("416", try await client.execute(uri: "/objects", method: .get, headers: [.range: "items=50-60"])),
                     ("400", try await client.execute(uri: "/objects?pageSize=abc", method: .get)),
+                    // Refused before the route's own checks, still answers of the route.
+                    (
+                        "414",
+                        try await client.execute(uri: "/objects?x=" + String(repeating: "a", count: 8500), method: .get)
+                    ),
+                    ("431", try await client.execute(uri: "/objects", method: .get, headers: Self.fields(120))),
                     (
                         "other origin",
                         try await client.execute(
@@ -216,6 +222,8 @@ import Testing
                 #expect(answers[1].1.status == .notModified)
                 #expect(answers[2].1.status == .gone)
                 #expect(answers[3].1.status == .rangeNotSatisfiable)
+                #expect(answers[5].1.status == .uriTooLong)
+                #expect(answers[6].1.status == .requestHeaderFieldsTooLarge)
                 let allowed = try await client.execute(
                     uri: "/objects", method: .get, headers: [.origin: "https://app.example"])
                 #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
@@ -225,6 +233,33 @@ import Testing
                 }
                 #expect(vary.filter { $0 == "Origin" }.count == 1)
                 #expect(vary.contains("Accept-Encoding"))
+            }
+        }
+    }
+
+    /// `count` header fields named `X-Field-N`.
+    static func fields(_ count: Int) -> HTTPFields {
+        HTTPFields((0..<count).map { HTTPField(name: HTTPField.Name("X-Field-\($0)")!, value: "v") })
+    }
+
+    /// A refused placeholder value (400) is an answer of the route whose pattern matched; a
+    /// path that no route matches is not a route answer.
+    @Test func aRefusedPathParameterIsARouteAnswer() async throws {
+        try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/{id}", top: "  cors: { allowOrigins: [\"https://app.example\"] }",
+                path: "/objects/{id}")
+            try await withGateway(yaml) { client, _ in
+                let refused = try await client.execute(
+                    uri: "/objects/a%2Fb", method: .get, headers: [.origin: "https://app.example"])
+                try checkProblem(refused, status: 400, code: "invalid-path-parameter")
+                #expect(refused.header("Access-Control-Expose-Headers") == CORSRules.exposed)
+                #expect(refused.header("Access-Control-Allow-Origin") == "https://app.example")
+                #expect(refused.header("Vary")?.contains("Origin") == true)
+                let undecodable = try await client.execute(uri: "/objects/%zz", method: .get)
+                try checkProblem(undecodable, status: 400)
+                #expect(undecodable.header("Access-Control-Expose-Headers") == nil, "no route matched it")
+                #expect(upstream.requestCount == 0)
             }
         }
     }
@@ -251,6 +286,21 @@ import Testing
                 #expect(none.header("Access-Control-Expose-Headers") == nil)
             }
         }
+    }
+
+    // MARK: validate
+
+    /// `ok: 1 routes` keeps the plural, for scripts that parse the line (SPEC 8), and goes to
+    /// stdout with nothing on stderr.
+    @Test(arguments: [1, 2])
+    func validateSaysOkWithThePluralWhateverTheCount(_ routes: Int) throws {
+        let second = "\n  - name: more\n    path: /more\n    upstream: http://legacy:3000/api/more"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ok-\(UUID().uuidString).yaml")
+        try (ConfigFixture.minimal + (routes == 2 ? second : "")).write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, errors, output) = try FolioProcess.validate(file)
+        #expect(status == 0 && errors.isEmpty, "\(errors)")
+        #expect(output == "ok: \(routes) routes\n")
     }
 
     // MARK: Framing

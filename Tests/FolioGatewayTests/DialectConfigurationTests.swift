@@ -55,7 +55,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dialect-\(UUID().uuidString).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let (status, output) = try FolioProcess.validate(file)
+        let (status, output, _) = try FolioProcess.validate(file)
         #expect(status == 1)
         let at = ConfigFixture.position(of: "dialect: jsonapi", in: yaml)
         #expect(

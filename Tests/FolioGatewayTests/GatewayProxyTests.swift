@@ -88,6 +88,15 @@ import Testing
                 #expect(foreign.status == .noContent)
                 #expect(foreign.header("Allow") != nil)
                 #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+                // An OPTIONS that is no preflight gets no allow headers, even from an allowed
+                // origin (SPEC 3.2); it is still a route answer.
+                let plain = try await client.execute(
+                    uri: "/objects", method: .options, headers: [.origin: "https://app.example.com"])
+                #expect(plain.status == .noContent)
+                #expect(plain.header("Allow") != nil)
+                #expect(!plain.headers.contains { $0.name.canonicalName.hasPrefix("access-control-allow-") })
+                #expect(plain.header("Access-Control-Expose-Headers") == CORSRules.exposed)
+                #expect(plain.header("Vary")?.contains("Origin") == true)
                 let simple = try await client.execute(
                     uri: "/objects", method: .get, headers: [.origin: "https://app.example.com"])
                 #expect(simple.header("Access-Control-Allow-Origin") == "https://app.example.com")

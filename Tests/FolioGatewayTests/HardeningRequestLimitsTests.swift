@@ -49,6 +49,16 @@ import Testing
                 var few = HTTPFields()
                 for i in 0..<10 { few.append(HTTPField(name: HTTPField.Name("X-Field-\(i)")!, value: "v")) }
                 #expect(try await client.execute(uri: "/objects", method: .get, headers: few).status == .ok)
+                // Host counts as a field (it arrives as the authority): with it, 20 is the limit.
+                let port = try #require(client.port)
+                for (count, status) in [(19, "200"), (20, "431")] {
+                    let connection = try await RawConnection.open(port: port)
+                    let lines = (0..<count).map { "X-Field-\($0): v\r\n" }.joined()
+                    try await connection.send("GET /objects HTTP/1.1\r\nHost: folio\r\n\(lines)\r\n")
+                    #expect(await connection.waitFor("\r\n\r\n"), "\(connection.received)")
+                    #expect(connection.received.hasPrefix("HTTP/1.1 \(status)"), "\(count): \(connection.received)")
+                    await connection.close()
+                }
 
                 var many = HTTPFields()
                 for i in 0..<30 { many.append(HTTPField(name: HTTPField.Name("X-Field-\(i)")!, value: "v")) }

@@ -77,8 +77,9 @@ struct RouteTableTests {
         #expect {
             _ = try table.match(rawPath: path[...])
         } throws: { error in
-            guard let error = error as? FolioError else { return false }
-            return error.status == 400 && error.code == "invalid-path-parameter"
+            guard let refusal = error as? RouteTable.Refusal else { return false }
+            return refusal.error.status == 400 && refusal.error.code == "invalid-path-parameter"
+                && refusal.routeIndex != nil
         }
     }
 
@@ -97,7 +98,7 @@ struct RouteTableTests {
         #expect {
             _ = try table.match(rawPath: path[...])
         } throws: { error in
-            (error as? FolioError)?.status == 400
+            (error as? RouteTable.Refusal)?.error.status == 400
         }
     }
 

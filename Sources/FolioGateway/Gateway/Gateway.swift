@@ -137,24 +137,40 @@ public final class Gateway: Sendable {
     func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
         HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
         context.record.requestID = requestID
+        let routeAnswer = context.record.routeIndex != nil
+        // SPEC 3.2: an OPTIONS on a route path that is no preflight gets no allow headers, even
+        // from an allowed origin (a preflight's are set by `CORSRules.preflight`).
+        let plainOptions =
+            routeAnswer && request.method == .options && request.headers[.accessControlRequestMethod] == nil
         CORSRules.decorate(
-            &headers, origin: request.headers[.origin], allowed: configuration.server.cors.allowOrigins,
-            routeAnswer: context.record.routeIndex != nil)
+            &headers, origin: plainOptions ? nil : request.headers[.origin],
+            allowed: configuration.server.cors.allowOrigins, routeAnswer: routeAnswer)
     }
 
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
+        let target = RequestTarget(request.head.path ?? "/")
+        context.record.path = target.path
+        // The route is known before the request is admitted: a refusal on a route path is an
+        // answer of that route, with its CORS fields (SPEC 3.2).
+        let matched = Result { () throws(RouteTable.Refusal) in try table.match(rawPath: target.path) }
+        switch matched {
+        case .success(let match): context.record.routeIndex = match?.routeIndex
+        case .failure(let refusal): context.record.routeIndex = refusal.routeIndex
+        }
         do {
             try admit(request.head)
         } catch {
             metrics.breached(error.limit)
             throw error
         }
-        let target = RequestTarget(request.head.path ?? "/")
-        context.record.path = target.path
-        guard let match = try table.match(rawPath: target.path) else {
+        let match: RouteMatch?
+        switch matched {
+        case .success(let found): match = found
+        case .failure(let refusal): throw refusal.error
+        }
+        guard let match else {
             return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
         }
-        context.record.routeIndex = match.routeIndex
         let route = routes[match.routeIndex]
         switch request.method {
         case .get, .head:

@@ -10,11 +10,14 @@ enum RequestLimits {
         if targetBytes > limits.maxURLBytes {
             throw .uriTooLong(bytes: targetBytes, limit: limits.maxURLBytes)
         }
+        // `Host` arrives as the request's authority, not among its fields: it counts as a field.
         let fields = request.headerFields
-        if fields.count > limits.maxHeaderCount {
-            throw .tooManyHeaderFields(count: fields.count, limit: limits.maxHeaderCount)
+        let host = request.authority.map { "Host".utf8.count + $0.utf8.count + 4 }
+        let count = fields.count + (host == nil ? 0 : 1)
+        if count > limits.maxHeaderCount {
+            throw .tooManyHeaderFields(count: count, limit: limits.maxHeaderCount)
         }
-        var bytes = 0
+        var bytes = host ?? 0
         for field in fields { bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
         if bytes > limits.maxHeaderBytes {
             throw .headerBlockTooLarge(bytes: bytes, limit: limits.maxHeaderBytes)

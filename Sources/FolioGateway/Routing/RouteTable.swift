@@ -20,6 +20,13 @@ public struct RouteMatch: Sendable, Equatable {
 /// Patterns are grouped by segment count; a request decodes its segments once and scans its
 /// group. Route counts are small, so a scan beats a trie in simplicity at no measurable cost.
 public struct RouteTable: Sendable {
+    /// A request path no route may see (400), and the route it matched when one did.
+    public struct Refusal: Error, Sendable {
+        public let error: FolioError
+        /// The route whose placeholder value was refused; nil when no segment could be decoded.
+        public let routeIndex: Int?
+    }
+
     private let patterns: [RoutePattern]
     private let bySegmentCount: [Int: [Int]]
     /// Routes without placeholders or escapes, by their path as a request spells it: a
@@ -50,8 +57,8 @@ public struct RouteTable: Sendable {
     /// one with a literal at the first position where their kinds differ wins; a trailing slash
     /// is a segment of its own. Throws 400 when a segment's percent-encoding is bad, or when the
     /// chosen route's placeholder value is `.` or `..` or holds `/`, `?` or `#` (it would change
-    /// the upstream URL's structure).
-    public func match(rawPath: Substring) throws(FolioError) -> RouteMatch? {
+    /// the upstream URL's structure); that refusal names the chosen route, whose answer it is.
+    public func match(rawPath: Substring) throws(Refusal) -> RouteMatch? {
         guard rawPath.utf8.first == UInt8(ascii: "/") else { return nil }
         if let index = literalPaths[rawPath] { return RouteMatch(routeIndex: index, parameters: [:]) }
         let rawSegments = rawPath.utf8.dropFirst().split(
@@ -61,7 +68,7 @@ public struct RouteTable: Sendable {
         decoded.reserveCapacity(rawSegments.count)
         for raw in rawSegments {
             guard let text = URIText.decodingPath(Substring(raw)) else {
-                throw FolioError.invalidPath(segment: Substring(raw))
+                throw Refusal(error: .invalidPath(segment: Substring(raw)), routeIndex: nil)
             }
             decoded.append(text)
         }
@@ -78,7 +85,7 @@ public struct RouteTable: Sendable {
         for (segment, value) in zip(patterns[chosen].segments, decoded) {
             guard case .placeholder(let name) = segment else { continue }
             if value == "." || value == ".." || value.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-                throw FolioError.invalidPathParameter(name: name)
+                throw Refusal(error: .invalidPathParameter(name: name), routeIndex: chosen)
             }
             parameters[name] = value
         }

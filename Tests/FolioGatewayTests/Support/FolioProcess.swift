@@ -14,18 +14,20 @@ final class FolioProcess: Sendable {
     let configFile: URL
 
     /// Runs `folio validate --config FILE` to its end: its exit status and what it wrote to
-    /// stderr.
-    static func validate(_ file: URL) throws -> (status: Int32, stderr: String) {
+    /// stderr and stdout (each a line or a few: neither pipe fills while the other is read).
+    static func validate(_ file: URL) throws -> (status: Int32, stderr: String, stdout: String) {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = ["validate", "--config", file.path]
         let stderr = Pipe()
+        let stdout = Pipe()
         process.standardError = stderr
-        process.standardOutput = Pipe()
+        process.standardOutput = stdout
         try process.run()
-        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, output)
+        return (process.terminationStatus, errors, output)
     }
 
     /// `.build/debug/folio`, beside the test bundle (`swift build` builds it before `swift test`),
