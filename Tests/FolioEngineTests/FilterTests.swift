@@ -61,9 +61,11 @@ import Testing
                 let comparison = random.pick(ListRequest.Comparison.allCases)
                 let many = comparison == .equal || comparison == .notEqual ? 1 + random.below(3) : 1
                 let targets = (0..<many).map { _ -> String in
-                    switch random.below(5) {
+                    switch random.below(6) {
                     case 0, 1: random.pick(SectionsSupport.numberPool)
                     case 2: random.pick(["true", "false", "null", ""])
+                    // Texts that read as numbers but are no JSON number's text: strings.
+                    case 3: random.pick(["01", "-01", "00", "010", "1.", ".5", "+5", "1e", "0x10", "1.0e"])
                     default: SectionsSupport.randomName(&random)
                     }
                 }
