@@ -21,7 +21,13 @@ struct FreshnessTests {
         Row(headers: ["Cache-Control": "max-age=120"], seconds: 120),
         Row(headers: ["Cache-Control": "max-age=120", "Age": "100"], seconds: 20),
         Row(headers: ["Cache-Control": "max-age=120", "Age": "500"], seconds: 0),
-        Row(headers: ["Cache-Control": "max-age=120, s-maxage=7"], seconds: 7),
+        // s-maxage implies proxy-revalidate (RFC 9111 5.2.2.10).
+        Row(headers: ["Cache-Control": "max-age=120, s-maxage=7"], seconds: 7, mustRevalidate: true),
+        Row(headers: ["Cache-Control": "s-maxage=30"], seconds: 30, mustRevalidate: true),
+        // A lifetime given twice (one header line or two, joined): stale when they differ.
+        Row(headers: ["Cache-Control": "max-age=10, max-age=20"], seconds: 0),
+        Row(headers: ["Cache-Control": "max-age=10, public, MAX-AGE=10"], seconds: 10),
+        Row(headers: ["Cache-Control": "s-maxage=10, s-maxage=30, max-age=60"], seconds: 0, mustRevalidate: true),
         Row(headers: ["Cache-Control": "public, MAX-AGE=\"45\""], seconds: 45),
         Row(headers: ["Cache-Control": "max-age=abc"], seconds: 0),
         Row(headers: ["Cache-Control": "max-age=-1"], seconds: 0),

@@ -63,9 +63,32 @@ import Testing
         }
     }
 
-    @Test(arguments: ["max-age=abc", "max-age=-5", "s-maxage=1.5"])
-    func invalidDirectivesAreNotFresh(_ directive: String) async throws {
+    /// With stale serving allowed by the route, a `max-age` list past its lifetime is served
+    /// stale while it refreshes; an `s-maxage` one never is (it implies `proxy-revalidate`).
+    @Test(arguments: [
+        ("max-age=10", "folio; hit; ttl=-1"), ("s-maxage=10", "folio; fwd=stale; fwd-status=200; stored"),
+    ])
+    func sMaxAgeIsNeverServedStale(_ directive: String, _ status: String) async throws {
+        let clock = TestClock()
         try await withTestUpstream({ _ in Self.reply([("Cache-Control", directive)]) }) { upstream in
+            let route = "cache: { staleWhileRevalidate: 60s, staleIfError: 60s }"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: route), now: clock.now) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                clock.advance(.seconds(11))
+                let next = try await client.execute(uri: "/objects", method: .get)
+                #expect(next.status == .ok)
+                #expect(next.header("Cache-Status") == status)
+            }
+        }
+    }
+
+    /// Invalid directives, and a lifetime given twice with different values, in one header
+    /// line or two (RFC 9111 4.2.1).
+    @Test(arguments: [
+        ["max-age=abc"], ["max-age=-5"], ["s-maxage=1.5"], ["max-age=10, max-age=30"], ["max-age=10", "max-age=30"],
+    ])
+    func invalidDirectivesAreNotFresh(_ lines: [String]) async throws {
+        try await withTestUpstream({ _ in Self.reply(lines.map { ("Cache-Control", $0) }) }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale)) { client, _ in
                 _ = try await client.execute(uri: "/objects", method: .get)
                 let second = try await client.execute(uri: "/objects", method: .get)

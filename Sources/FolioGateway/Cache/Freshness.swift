@@ -46,7 +46,10 @@ struct Freshness: Sendable, Equatable {
                 return result.uncacheable("Vary on credentials")
             }
         }
-        result.mustRevalidate = directives.has("must-revalidate") || directives.has("proxy-revalidate")
+        // `s-maxage` also means `proxy-revalidate` (RFC 9111 5.2.2.10): a shared cache never
+        // serves the answer stale.
+        result.mustRevalidate =
+            directives.has("must-revalidate") || directives.has("proxy-revalidate") || directives.has("s-maxage")
 
         let age = header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         if directives.has("no-cache") {
@@ -93,8 +96,8 @@ struct Freshness: Sendable, Equatable {
 /// A parsed `Cache-Control` header: directive names lower-cased, with their arguments.
 struct CacheControl: Sendable {
     private var directives: [String: String?] = [:]
-    /// A directive whose argument did not parse (e.g. `max-age=abc`): the answer counts as
-    /// not fresh.
+    /// A directive whose argument did not parse (e.g. `max-age=abc`), or a freshness directive
+    /// given twice with different values (RFC 9111 4.2.1): the answer counts as not fresh.
     private(set) var invalid = false
 
     init(_ text: String) {
@@ -107,7 +110,12 @@ struct CacheControl: Sendable {
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                     value = String(value.dropFirst().dropLast())
                 }
-                directives[name] = value
+                if let first = directives[name] {
+                    // The first stays; two different lifetimes are a contradiction.
+                    if first != value, name == "max-age" || name == "s-maxage" { invalid = true }
+                } else {
+                    directives[name] = value
+                }
             } else {
                 directives[item.lowercased()] = .some(nil)
             }
