@@ -113,10 +113,17 @@ extension ListRequest {
         _ paging: [QueryParameter], modes: [PagingMode], options: PagingOptions, into request: inout ListRequest
     ) throws(FolioError) -> PagingMode {
         guard let mode = modes.first(where: { mode in paging.allSatisfy { mode.names.contains($0.key) } }) else {
-            // Name the positions that clash (`offset and page`), not the size sent beside them.
-            let sizes = Set(modes.compactMap(\.size))
-            let positions = paging.map(\.key).filter { !sizes.contains($0) }
-            let clashing = positions.count >= 2 ? positions : paging.map(\.key)
+            // Name the first two sent that no mode takes together (`offset and page`; `_end and
+            // _limit`, where `_start` goes with either), not a parameter that fits both.
+            let keys = paging.map(\.key)
+            var clashing = keys
+            search: for (index, first) in keys.enumerated() {
+                for second in keys[(index + 1)...]
+                where !modes.contains(where: { $0.names.contains(first) && $0.names.contains(second) }) {
+                    clashing = [first, second]
+                    break search
+                }
+            }
             throw .conflictingParameters(clashing.joined(separator: " and ") + " cannot be used together")
         }
         func value(_ name: String?) throws(FolioError) -> Int? {

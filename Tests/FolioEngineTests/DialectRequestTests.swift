@@ -135,6 +135,9 @@ import Testing
         (.jsonServer, "_start=10&_end=5", "_end"),
         (.jsonServer, "_page=0", "_page"),
         (.jsonServer, "_page=1&_start=0", "_page and _start"),
+        // `_start` goes with `_end` or with `_limit`: the clash is the other two.
+        (.jsonServer, "_start=5&_end=10&_limit=3", "_end and _limit cannot"),
+        (.drf, "page_size=5&offset=5&page=2", "page_size and offset cannot"),
         (.jsonServer, "_limit=0", "_limit"),
         (.drf, "page=0", "page"),
         (.drf, "page=2&offset=5", "page and offset"),
