@@ -88,6 +88,8 @@ struct AcceptEncodingTests {
             ("br;q=abc, gzip", .gzip),
             (" br ; q=0.8 ,gzip;Q=0.9", .gzip),
             ("gzip;q=0.2, gzip;q=0.9, br;q=0.5", .gzip),  // a coding named twice keeps its best weight
+            ("x-gzip", .gzip),  // the same coding (RFC 9110 8.4.1.3)
+            ("X-GZIP;q=0.9, br;q=0.5", .gzip),
         ] as [(String?, ContentCoding?)])
     func negotiates(_ header: String?, _ expected: ContentCoding?) {
         #expect(AcceptEncoding.negotiate(header, offered: Self.offered) == expected, "\(header ?? "nil")")

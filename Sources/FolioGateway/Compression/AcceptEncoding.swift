@@ -3,8 +3,8 @@ import FolioConfiguration
 /// `Accept-Encoding` negotiation (RFC 9110 12.5.3), pure so every rule has a table test.
 ///
 /// The highest `q` wins; ties go to the order of `server.compression.encodings`; `q=0` refuses a
-/// coding; `*` stands for every coding the header does not name. No acceptable coding, or no
-/// header at all, means the identity body (never 406).
+/// coding; `*` stands for every coding the header does not name; `x-gzip` is `gzip`. No
+/// acceptable coding, or no header at all, means the identity body (never 406).
 enum AcceptEncoding {
     /// The coding to send for a request's `Accept-Encoding` field values (joined with `, ` when
     /// repeated), among `offered` in the config's order; nil: identity.
@@ -15,8 +15,10 @@ enum AcceptEncoding {
         for member in header.split(separator: ",") {
             let parts = member.split(separator: ";")
             guard let first = parts.first else { continue }
-            let name = first.trimmingSpaces().lowercased()
+            var name = first.trimmingSpaces().lowercased()
             guard !name.isEmpty else { continue }
+            // "A recipient SHOULD consider x-gzip to be equivalent to gzip" (RFC 9110 8.4.1.3).
+            if name == "x-gzip" { name = "gzip" }
             var q = 1.0
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
