@@ -184,6 +184,22 @@ import Testing
         #expect(same.range == nil && same.offset == 0 && same.pageSize == 25)
     }
 
+    /// A `Range` that starts off a page boundary gets links that step from its first item
+    /// (SPEC 3.1), spelled with the dialect's offset parameters when its page links could
+    /// only name aligned offsets; an aligned one keeps the page links.
+    @Test(arguments: [
+        (Dialect.drf, "items=1-2", "/o?limit=2&offset=3&snapshot=T"),
+        (.drf, "items=2-3", "/o?page_size=2&page=3&snapshot=T"),
+        (.jsonServer, "items=1-2", "/o?_limit=2&_start=3&snapshot=T"),
+        (.jsonServer, "items=4-5", "/o?_limit=2&_page=4&snapshot=T"),
+    ])
+    func anUnalignedRangeGetsLinksThatStepFromIt(_ dialect: Dialect, _ range: String, _ next: String) throws {
+        let options = Self.options(dialect)
+        let request = try Self.interpret("", options, range: range)
+        let links = LinkBuilder(base: "/o", request: request, options: options, snapshot: "T")
+        #expect(links.url(offset: request.offset + request.pageSize) == next)
+    }
+
     @Test func pageSizesAreClampedLikeFolios() throws {
         let options = PagingOptions(defaultPageSize: 25, maxPageSize: 50, dialect: .simpleRest)
         #expect(try Self.interpret("range=[0,99]", options).pageSize == 50)
