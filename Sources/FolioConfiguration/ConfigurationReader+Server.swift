@@ -15,6 +15,11 @@ extension ConfigurationReader {
             } else {
                 server.admin = nil
             }
+            if let admin = server.admin, admin.port != 0, admin.port == server.listen.port,
+                admin.host == server.listen.host || admin.isWildcard || server.listen.isWildcard
+            {
+                report("\(admin) and server.listen (\(server.listen)) cannot share a port", at: e.location)
+            }
         }
         if let e = fields["adminToken"], let text = nullableString(e) {
             if text == "" {

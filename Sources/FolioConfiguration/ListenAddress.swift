@@ -6,6 +6,9 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
+    /// Every address of the machine (`0.0.0.0`, `::`): a port bound there is bound for all.
+    public var isWildcard: Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
+
     public init(host: String, port: Int) {
         self.host = host
         self.port = port

@@ -21,6 +21,8 @@ struct Demo: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
+        // A port out of range would wrap around (70000 binds 4464), or fail in the resolver's words.
+        guard (0...65535).contains(port) else { fail("demo: --port must be 0 to 65535, got \(port)") }
         tuneAllocator()
         let template: String
         if let config {
@@ -54,7 +56,7 @@ struct Demo: AsyncParsableCommand {
         do {
             configuration = try load()
         } catch {
-            fail(error.problems.map(\.description).joined(separator: "\n"))
+            fail(oneLine(error, path: path ?? DemoConfiguration.file))
         }
         let logger = makeLogger(configuration)
         let adminPort = Port()

@@ -24,18 +24,31 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// The config at `path`, or its problems on stderr (one a line) and exit 1.
+/// The config at `path`, or its first problem on stderr and exit 1.
 func loadOrFail(_ path: String) -> Configuration {
     do {
         return try ConfigurationLoader.load(file: path)
     } catch {
-        fail(error.problems.map(\.description).joined(separator: "\n"))
+        fail(oneLine(error, path: path))
     }
+}
+
+/// A config's problems as the one clear line of a start-up error (SPEC 1): the first, and how
+/// many more `folio validate` would list.
+func oneLine(_ error: ConfigurationError, path: String) -> String {
+    let problems = error.problems
+    guard let first = problems.first else { return "\(path): invalid config" }
+    guard problems.count > 1 else { return first.description }
+    let more = problems.count - 1
+    return first.description
+        + " (and \(more) more problem\(more == 1 ? "" : "s"): folio validate --config \(path) lists them all)"
 }
 
 /// The config path: `--config`, then `$FOLIO_CONFIG`, then `config/folio.yaml`.
 func configPath(_ option: String?) -> String {
-    option ?? ProcessInfo.processInfo.environment["FOLIO_CONFIG"] ?? "config/folio.yaml"
+    // An empty variable (`FOLIO_CONFIG=` in a manifest) names no file.
+    let environment = ProcessInfo.processInfo.environment["FOLIO_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+    return option ?? environment ?? "config/folio.yaml"
 }
 
 /// The one registry `/metrics` renders. swift-metrics is bootstrapped onto it here, in the

@@ -228,6 +228,13 @@ struct ConfigurationValidationTests {
         .init(
             yaml: "server: {listen: '::1:8080'}\n" + ConfigFixture.minimal, path: "server.listen",
             message: "needs brackets", at: "listen"),
+        // Two listeners on one port: the second could never bind.
+        .init(
+            yaml: "server: {listen: '127.0.0.1:9000', admin: '127.0.0.1:9000'}\n" + ConfigFixture.minimal,
+            path: "server.admin", message: "cannot share a port", at: "admin"),
+        .init(
+            yaml: "server: {admin: '127.0.0.1:8080'}\n" + ConfigFixture.minimal, path: "server.admin",
+            message: "127.0.0.1:8080 and server.listen (0.0.0.0:8080) cannot share a port", at: "admin"),
         .init(
             yaml: "logging: {level: verbose}\n" + ConfigFixture.minimal, path: "logging.level",
             message: "expected one of trace, debug, info, notice, warning, error, critical; got 'verbose'", at: "level"),
@@ -254,6 +261,10 @@ struct ConfigurationValidationTests {
             + ValidationCase.route("sectionKey: null", "upstreamPaging: null")
         let config = try ConfigurationLoader.parse(yaml: ok, file: "f")
         #expect(config.server.admin == nil)
+        // Different ports, or port 0 (a free port each), are fine.
+        for server in ["{listen: '127.0.0.1:9000', admin: '127.0.0.1:9001'}", "{listen: '[::1]:0', admin: '[::1]:0'}"] {
+            #expect(ConfigFixture.problems("server: \(server)\n" + ConfigFixture.minimal).isEmpty, "\(server)")
+        }
         #expect(config.routes[0].sectionKey == nil && config.routes[0].upstreamPaging == nil)
         let problems = ConfigFixture.problems("server: {listen: null}\n" + ConfigFixture.minimal)
         #expect(problems.map(\.message) == ["expected a string, got null"])

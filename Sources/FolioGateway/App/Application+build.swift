@@ -112,7 +112,7 @@ public func buildApplication(
     )
     var admin: (any Service)?
     if let address = configuration.server.admin {
-        admin = AdminEndpoints.application(
+        let endpoints = AdminEndpoints.application(
             address: address, current: current, readiness: readiness, logger: logger,
             onServerRunning: { port in
                 logger.info(
@@ -120,6 +120,7 @@ public func buildApplication(
                     metadata: ["listener": "admin", "host": "\(address.host)", "port": .stringConvertible(port)])
                 await onAdminListening(port)
             })
+        admin = NamedListener(key: "server.admin", address: address, service: endpoints)
     }
     var application = listener
     application.addServices(tracing.service)

@@ -64,7 +64,10 @@ public final class ServerLifecycle: Sendable {
         if let sharedStore = server.sharedStore { services.append(sharedStore) }
         if let admin = server.admin { services.append(admin) }
         services.append(ReloadService(signals: reloadSignals, server: server, load: load))
-        services.append(ListenerService(application: server.listener, closed: listenerClosed))
+        services.append(
+            ListenerService(
+                application: server.listener, address: server.gateway.configuration.server.listen,
+                closed: listenerClosed))
         let group = ServiceGroup(configuration: .init(services: services, logger: server.logger))
         // Unstructured on purpose: when the drain deadline passes, a request may still be
         // waiting on work that ignores cancellation, and the process must be able to exit anyway.
@@ -177,10 +180,11 @@ private enum DrainTrigger: Sendable {
 /// The client listener, reporting when it has stopped (all its connections closed).
 struct ListenerService: Service {
     let application: Application<GatewayResponder>
+    let address: ListenAddress
     let closed: Latch
 
     func run() async throws {
         defer { closed.open() }
-        try await application.run()
+        try await ListenerError.naming("server.listen", address) { try await application.run() }
     }
 }

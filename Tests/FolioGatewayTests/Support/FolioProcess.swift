@@ -14,11 +14,22 @@ final class FolioProcess: Sendable {
     let configFile: URL
 
     /// Runs `folio validate --config FILE` to its end: its exit status and what it wrote to
-    /// stderr and stdout (each a line or a few: neither pipe fills while the other is read).
+    /// stderr and stdout.
     static func validate(_ file: URL) throws -> (status: Int32, stderr: String, stdout: String) {
+        try runToEnd(["validate", "--config", file.path])
+    }
+
+    /// Runs `folio ARGUMENTS` to its end (a command that exits by itself) in `directory`, with
+    /// `environment` added to this process's: its exit status, and what it wrote to stderr and
+    /// stdout (each a line or a few: neither pipe fills while the other is read).
+    static func runToEnd(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws
+        -> (status: Int32, stderr: String, stdout: String)
+    {
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["validate", "--config", file.path]
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
         let stderr = Pipe()
         let stdout = Pipe()
         process.standardError = stderr
