@@ -98,6 +98,10 @@ struct AdminEndpointsTests {
                 #expect(try await folio.post(url).status == 401)
                 #expect(try await folio.post(url, headers: [("Authorization", "Bearer wrong")]).status == 401)
                 #expect(try await folio.post(url, headers: [("Authorization", "Bearer s3cret")]).status == 204)
+                // The scheme is case-insensitive (RFC 9110 11.1); the token is not.
+                #expect(try await folio.post(url, headers: [("Authorization", "bearer s3cret")]).status == 204)
+                #expect(try await folio.post(url, headers: [("Authorization", "BEARER S3CRET")]).status == 401)
+                #expect(try await folio.post(url, headers: [("Authorization", "Basic s3cret")]).status == 401)
             }
         }
     }

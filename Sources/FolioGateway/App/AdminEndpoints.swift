@@ -46,7 +46,7 @@ enum AdminEndpoints {
 
     static func purge(_ request: Request, context: GatewayContext, gateway: Gateway) async -> Response {
         if let token = gateway.configuration.server.adminToken {
-            guard request.headers[.authorization] == "Bearer \(token)" else {
+            guard bearerMatches(request.headers[.authorization], token: token) else {
                 return Problem.response(.unauthorized, extraHeaders: [.wwwAuthenticate: "Bearer"])
             }
         } else if !isLoopback(context.peerAddress) {
@@ -58,6 +58,18 @@ enum AdminEndpoints {
         }
         await gateway.cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         return Response(status: .noContent)
+    }
+
+    /// `Authorization: Bearer TOKEN`, the scheme in any case (RFC 9110 11.1), the token
+    /// compared in time independent of where it differs.
+    static func bearerMatches(_ authorization: String?, token: String) -> Bool {
+        guard let authorization, let space = authorization.firstIndex(of: " "),
+            authorization[..<space].lowercased() == "bearer"
+        else { return false }
+        let given = Array(authorization[authorization.index(after: space)...].drop { $0 == " " }.utf8)
+        let wanted = Array(token.utf8)
+        guard given.count == wanted.count else { return false }
+        return zip(given, wanted).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     static func isLoopback(_ address: String?) -> Bool {
