@@ -80,7 +80,7 @@ extension ConfigurationReader {
         var cache =
             fields["cache"].map { self.cache($0, base: Configuration.CacheSettings(), global: true) }
             ?? Configuration.CacheSettings()
-        sharedStore(&cache, fields: fields, environment: environment)
+        sharedStore(&cache, environment: environment)
         var defaults = Configuration.PagingSettings()
         if let e = fields["defaults"], let defaultFields = self.fields(e) {
             defaults = paging(defaultFields, base: defaults)
@@ -117,7 +117,7 @@ extension ConfigurationReader {
     /// `FOLIO_REDIS_URL` (when the file sets no URL) and `FOLIO_REDIS_PASSWORD` (when the URL
     /// has no password), then the checks of `store: redis`: its PEM files, and that it has a URL.
     mutating func sharedStore(
-        _ cache: inout Configuration.CacheSettings, fields: ConfigFields, environment: [String: String]
+        _ cache: inout Configuration.CacheSettings, environment: [String: String]
     ) {
         if cache.redis.url == nil, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
             do {
@@ -135,12 +135,9 @@ extension ConfigurationReader {
         }
         if cache.store == .redis { checkPEMFiles(cache.redis) }
         guard cache.store == .redis, cache.redis.url == nil else { return }
-        let location =
-            fields.entries["cache"].map {
-                ConfigLocation(path: "cache.store", line: $0.location.line, column: $0.location.column)
-            }
-            ?? fields.missing("cache")
-        report("cache.store: redis needs cache.redis.url (or FOLIO_REDIS_URL)", at: location)
+        report(
+            "redis needs cache.redis.url (or FOLIO_REDIS_URL)",
+            at: storeLocation ?? ConfigLocation(path: "cache.store", line: 1, column: 1))
     }
 
     /// `caFile`, `certFile` and `keyFile` of a Redis store: readable PEM files of the right

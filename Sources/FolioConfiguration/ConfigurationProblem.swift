@@ -20,9 +20,30 @@ public struct ConfigurationProblem: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// `FILE:LINE:COL: key.path: message`, or `FILE:LINE:COL: message` when there is no key
-    /// path, one line (what `folio validate` prints).
+    /// path, one line (what `folio validate` prints): a line break or other control character
+    /// that a key or value of the file brought in is written as an escape (`\n`, `\u{1B}`).
     public var description: String {
-        path.isEmpty ? "\(file):\(line):\(column): \(message)" : "\(file):\(line):\(column): \(path): \(message)"
+        let text =
+            path.isEmpty ? "\(file):\(line):\(column): \(message)" : "\(file):\(line):\(column): \(path): \(message)"
+        return Self.oneLine(text)
+    }
+
+    /// `text` with its control characters escaped, so it stays one line (and cannot move a
+    /// terminal's cursor).
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.properties.generalCategory == .control:
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }
 

@@ -9,9 +9,15 @@ extension ConfigurationReader {
     /// so a bad `defaults:` is reported once, not again on every route.
     mutating func paging(_ fields: ConfigFields, base: Configuration.PagingSettings) -> Configuration.PagingSettings {
         var paging = base
-        if let e = fields["pageSize"], let n = atLeast(1, int(e), e) { paging.pageSize = n }
-        if let e = fields["maxPageSize"], let n = atLeast(1, int(e), e) { paging.maxPageSize = n }
-        if paging.maxPageSize < paging.pageSize,
+        // A size already reported is not compared again (with the default it fell back to).
+        var unread = false
+        if let e = fields["pageSize"] {
+            if let n = atLeast(1, int(e), e) { paging.pageSize = n } else { unread = true }
+        }
+        if let e = fields["maxPageSize"] {
+            if let n = atLeast(1, int(e), e) { paging.maxPageSize = n } else { unread = true }
+        }
+        if !unread, paging.maxPageSize < paging.pageSize,
             let e = fields["maxPageSize"] ?? fields["pageSize"]
         {
             report("maxPageSize (\(paging.maxPageSize)) is below pageSize (\(paging.pageSize))", at: e.location)

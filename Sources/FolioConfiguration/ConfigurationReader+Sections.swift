@@ -82,7 +82,10 @@ extension ConfigurationReader {
             }
         }
         if global {
-            if let e = fields["store"], let kind = choice(e, Configuration.StoreKind.self) { cache.store = kind }
+            if let e = fields["store"], let kind = choice(e, Configuration.StoreKind.self) {
+                cache.store = kind
+                storeLocation = e.location
+            }
             if let e = fields["redis"] { cache.redis = redis(e) }
         }
         if let e = fields["ttl"], let d = duration(e) { cache.ttl = d }

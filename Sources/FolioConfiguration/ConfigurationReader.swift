@@ -70,6 +70,8 @@ struct ConfigurationReader {
     /// Where `cache.redis`'s PEM files (`caFile`, `certFile`, `keyFile`) were read, by key:
     /// they are checked with the URL and the store, after the environment's URL (`sharedStore`).
     var redisFileLocations: [String: ConfigLocation] = [:]
+    /// Where `cache.store` was read: a Redis store without a URL is reported there.
+    var storeLocation: ConfigLocation?
     /// Every mapping read so far, for `reportUnknownKeys`.
     private(set) var mappings: [ConfigFields] = []
 
@@ -176,7 +178,13 @@ struct ConfigurationReader {
         let negative = digits.hasPrefix("-")
         if negative { digits = digits.dropFirst() }
         guard let magnitude = ConfigurationText.decimal(digits) else {
-            report("expected an integer, got '\(scalar.string)'", at: entry.location)
+            let isDigits =
+                !digits.isEmpty && digits.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            report(
+                isDigits
+                    ? "too large: at most 18 digits, got '\(scalar.string)'"
+                    : "expected an integer, got '\(scalar.string)'",
+                at: entry.location)
             return nil
         }
         return Int(negative ? -magnitude : magnitude)

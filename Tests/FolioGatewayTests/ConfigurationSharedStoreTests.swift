@@ -41,11 +41,12 @@ struct ConfigurationSharedStoreTests {
         #expect(configuration.routes[0].cache.store == .memory, "routes carry no store of their own")
     }
 
-    @Test func redisWithoutAURLIsReportedAtTheCacheKey() {
+    @Test func redisWithoutAURLIsReportedAtTheStoreKey() {
         let problems = ConfigFixture.problems(Self.yaml("store: redis"))
         #expect(problems.count == 1)
-        #expect(problems.first?.message == "cache.store: redis needs cache.redis.url (or FOLIO_REDIS_URL)")
-        #expect(problems.first?.line == 1)
+        #expect(problems.first?.path == "cache.store")
+        #expect(problems.first?.message == "redis needs cache.redis.url (or FOLIO_REDIS_URL)")
+        #expect(problems.first?.line == 2 && problems.first?.column == 3, "at the store key")
     }
 
     @Test func theEnvironmentGivesTheURLAndThePassword() throws {

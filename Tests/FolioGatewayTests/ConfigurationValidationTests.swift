@@ -156,6 +156,13 @@ struct ConfigurationValidationTests {
         .init(
             yaml: "defaults: {pageSize: 600}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
             message: "maxPageSize (500) is below pageSize (600)", at: "pageSize"),
+        // A size that does not read is reported alone, not compared again as its default.
+        .init(
+            yaml: "defaults: {pageSize: 600, maxPageSize: 9223372036854775807}\n" + ConfigFixture.minimal,
+            path: "defaults.maxPageSize", message: "too large: at most 18 digits", at: "maxPageSize"),
+        .init(
+            yaml: "defaults: {maxPageSize: 20, pageSize: abc}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
+            message: "expected an integer, got 'abc'", at: "pageSize"),
         .init(
             yaml: ValidationCase.route("pageBase: 2"), path: "routes[0].pageBase", message: "pageBase must be 0 or 1",
             at: "pageBase"),
@@ -336,6 +343,20 @@ struct ConfigurationValidationTests {
         #expect(problems.first?.path == "")
         #expect(problems.first?.message.hasPrefix("YAML syntax error") == true, "\(problems)")
         #expect((problems.first?.line ?? 0) >= 2)
+    }
+
+    /// `folio validate` prints one line per problem (SPEC 8), whatever a key or value holds.
+    @Test("line breaks and control characters of keys and values are escaped in the problem line")
+    func problemLinesStayOneLine() {
+        let yaml = #"server: {"bad\nkey": 1, listen: "x\ny\u001B[2J"}"# + "\n" + ConfigFixture.minimal
+        let problems = ConfigFixture.problems(yaml)
+        #expect(problems.count == 2, "\(problems)")
+        for problem in problems {
+            let controls = problem.description.unicodeScalars.filter { $0.properties.generalCategory == .control }
+            #expect(controls.isEmpty, "\(problem.description)")
+        }
+        #expect(problems.contains { $0.description.contains(#"server.bad\nkey: unknown key 'bad\nkey'"#) })
+        #expect(problems.contains { $0.description.contains(#"x\ny\u{1B}[2J"#) }, "\(problems.map(\.description))")
     }
 
     @Test("a tab used for indentation is named")
