@@ -34,7 +34,10 @@ final class SearchColumn: Sendable {
     var retainedBytes: Int { arena.capacity + offsets.capacity * 4 }
 
     /// Marks in `found` every element whose folded value contains `needle` (folded UTF-8,
-    /// not empty). UTF-8 is self-synchronizing, so a byte match is a character match.
+    /// not empty) character by character (SPEC 3.6): UTF-8 is self-synchronizing, so a byte
+    /// match starts and ends on scalars, and it counts only where both ends are also
+    /// character (grapheme) boundaries, so `И` does not find `Й` (`И` and a combining breve
+    /// after folding) and a lone mark finds nothing.
     func mark(containing needle: [UInt8], in found: inout BitVector) {
         arena.withUnsafeBufferPointer { arena in
             needle.withUnsafeBufferPointer { needle in
@@ -42,10 +45,15 @@ final class SearchColumn: Sendable {
                 let first = wanted[0]
                 let rest = needle.count - 1
                 for element in 0..<offsets.count - 1 where !found[element] {
-                    let end = Int(offsets[element + 1]) - rest
-                    var index = Int(offsets[element])
+                    let start = Int(offsets[element])
+                    let stop = Int(offsets[element + 1])
+                    let end = stop - rest
+                    var index = start
                     while index < end {
-                        if base[index] == first, rest == 0 || memoryEqual(wanted + 1, base + index + 1, rest) {
+                        if base[index] == first, rest == 0 || memoryEqual(wanted + 1, base + index + 1, rest),
+                            Self.isBoundary(base, index, in: start..<stop),
+                            Self.isBoundary(base, index + needle.count, in: start..<stop)
+                        {
                             found[element] = true
                             break
                         }
@@ -54,5 +62,20 @@ final class SearchColumn: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether `position` (the start of a scalar, or the end of the value) in the folded value
+    /// `value` lies between two characters, not inside one. ASCII after it always starts a
+    /// character (CR LF aside, which folded names do not hold); otherwise the two scalars
+    /// around it are asked whether they make one grapheme cluster.
+    static func isBoundary(_ base: UnsafePointer<UInt8>, _ position: Int, in value: Range<Int>) -> Bool {
+        guard position > value.lowerBound, position < value.upperBound, base[position] >= 0x80 else { return true }
+        var previous = position - 1
+        while previous > value.lowerBound, base[previous] & 0xC0 == 0x80 { previous -= 1 }
+        let lead = base[position]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        let pair = UnsafeBufferPointer(
+            start: base + previous, count: min(position + length, value.upperBound) - previous)
+        return String(decoding: pair, as: UTF8.self).count == 2
     }
 }

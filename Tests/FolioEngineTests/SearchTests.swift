@@ -5,10 +5,11 @@ import Testing
 
 /// `?q=` (SPEC 3.6) on random lists against the folding reference of the sorting tests.
 @Suite struct SearchTests {
-    /// Whether `text`'s folded scalars contain `query`'s (the reference's own folding).
+    /// Whether `text`'s folded characters contain `query`'s (the reference's own folding),
+    /// character by character: grapheme clusters, not scalars.
     static func contains(_ text: String, _ query: String) -> Bool {
-        let haystack = Array(SectionsSupport.referenceFold(text).unicodeScalars.map(\.value))
-        let needle = Array(SectionsSupport.referenceFold(query).unicodeScalars.map(\.value))
+        let haystack = Array(SectionsSupport.referenceFold(text)).map { Array($0.unicodeScalars) }
+        let needle = Array(SectionsSupport.referenceFold(query)).map { Array($0.unicodeScalars) }
         if needle.isEmpty { return true }
         guard haystack.count >= needle.count else { return false }
         return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
@@ -24,6 +25,20 @@ import Testing
         #expect(indexes.elements(matching: "5", in: [field], order: nil) == [], "numbers are not searched")
         #expect(indexes.elements(matching: "", in: [field], order: [3, 2, 1, 0]) == [3, 2, 1, 0])
         #expect(indexes.elements(matching: "R", in: [field], order: [3, 2, 1, 0]) == [2, 1, 0])
+    }
+
+    /// Other scripts keep their marks, and a character is compared whole: `И` is not `Й`, `Α`
+    /// not `Ά`, a lone mark finds nothing, and a Hangul syllable is not a prefix of a longer one.
+    @Test func aCharacterIsComparedWhole() throws {
+        let list = SectionsSupport.list([#"{"n":"Йогурт"}"#, #"{"n":"άk"}"#, #"{"n":"각"}"#, #"{"n":"Иван"}"#])
+        let indexes = SnapshotIndexes(list: list, sectionKey: nil)
+        let field = try FieldPath("n")
+        for (query, expected) in [
+            ("И", [3]), ("Й", [0]), ("й", [0]), ("\u{306}", []), ("ог", [0]), ("Α", []), ("ά", [1]), ("\u{301}", []),
+            ("\u{301}k", []), ("가", []), ("각", [2]), ("ИВ", [3]),
+        ] as [(String, [UInt32])] {
+            #expect(indexes.elements(matching: query, in: [field], order: nil) == expected, "q=\(query)")
+        }
     }
 
     @Test func randomQueriesMatchTheReference() throws {
@@ -43,7 +58,9 @@ import Testing
                 var query = SectionsSupport.randomName(&random)
                 if random.chance(50), !query.isEmpty {
                     // A piece of a name, so that most queries find something.
-                    let scalars = Array(query.unicodeScalars)
+                    // Sometimes a piece of its decomposed scalars: a letter without its mark.
+                    let scalars = Array(
+                        (random.chance(30) ? query.decomposedStringWithCanonicalMapping : query).unicodeScalars)
                     let start = random.below(scalars.count)
                     let length = 1 + random.below(scalars.count - start)
                     query = String(String.UnicodeScalarView(scalars[start..<start + length]))
