@@ -5,8 +5,11 @@
 public final class Snapshot: Sendable {
     public let list: ItemList
     public let token: String
-    /// When the list was received or last revalidated (for `Age`).
+    /// When the list was received or last revalidated.
     public let storedAt: ContinuousClock.Instant
+    /// How old the upstream said the list was when it arrived (its `Age`), added to the time
+    /// since `storedAt` in Folio's own `Age` (RFC 9111 4.2.3).
+    public let initialAge: Duration
     /// Until when the list is fresh.
     public let freshUntil: ContinuousClock.Instant
     /// Validators for a conditional refresh (nil for crawled lists, which are refetched).
@@ -23,9 +26,10 @@ public final class Snapshot: Sendable {
 
     public init(
         list: ItemList, token: String, storedAt: ContinuousClock.Instant, freshUntil: ContinuousClock.Instant,
-        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false, indexes: SnapshotIndexes,
-        rendered: RenderedPages? = nil
+        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false, initialAge: Duration = .zero,
+        indexes: SnapshotIndexes, rendered: RenderedPages? = nil
     ) {
+        self.initialAge = initialAge
         self.indexes = indexes
         self.rendered = rendered ?? RenderedPages(limit: Self.renderedLimit(list))
         self.list = list
@@ -41,12 +45,12 @@ public final class Snapshot: Sendable {
     /// minted the same token): the memory is shared, not copied.
     public func renewed(
         storedAt: ContinuousClock.Instant, freshUntil: ContinuousClock.Instant, etag: String?, lastModified: String?,
-        mustRevalidate: Bool
+        mustRevalidate: Bool, initialAge: Duration = .zero
     ) -> Snapshot {
         Snapshot(
             list: list, token: token, storedAt: storedAt, freshUntil: freshUntil, etag: etag ?? self.etag,
-            lastModified: lastModified ?? self.lastModified, mustRevalidate: mustRevalidate, indexes: indexes,
-            rendered: rendered)
+            lastModified: lastModified ?? self.lastModified, mustRevalidate: mustRevalidate, initialAge: initialAge,
+            indexes: indexes, rendered: rendered)
     }
 
     /// Rendered answers a snapshot keeps: as many bytes as its list (compressed pages are a
@@ -76,9 +80,9 @@ public final class Snapshot: Sendable {
     /// Whether the list may be answered as fresh at `now` (a zero freshness lifetime never is).
     public func isFresh(at now: ContinuousClock.Instant) -> Bool { now < freshUntil }
 
-    /// Whole seconds since the list was received (`Age`).
+    /// Whole seconds since the list was received, plus the upstream's own `Age` then (`Age`).
     public func age(at now: ContinuousClock.Instant) -> Int {
-        Int((now - storedAt).wholeSeconds)
+        Int((now - storedAt + initialAge).wholeSeconds)
     }
 }
 

@@ -29,6 +29,9 @@ public enum RedisSnapshotCodec {
         var etag: String?
         var lastModified: String?
         var mustRevalidate: Bool
+        /// Added after version 1 was written: optional, so metadata of replicas that do not
+        /// write it still reads (and they ignore it).
+        var initialAge: Int64?
     }
 
     /// The metadata and the parts of `stored`.
@@ -46,7 +49,8 @@ public enum RedisSnapshotCodec {
         let meta = Meta(
             token: stored.token, sort: stored.sort, count: stored.list.count, bytes: body.count, parts: parts.count,
             storedAt: stored.storedAtMilliseconds, lifetime: stored.lifetimeMilliseconds, etag: stored.etag,
-            lastModified: stored.lastModified, mustRevalidate: stored.mustRevalidate)
+            lastModified: stored.lastModified, mustRevalidate: stored.mustRevalidate,
+            initialAge: stored.initialAgeMilliseconds == 0 ? nil : stored.initialAgeMilliseconds)
         // Encoding a struct of strings, numbers and booleans cannot fail.
         let json = (try? JSONEncoder().encode(meta)) ?? Data()
         return (Array(json), parts)
@@ -68,7 +72,8 @@ public enum RedisSnapshotCodec {
         else { return nil }
         return StoredFreshness(
             storedAtMilliseconds: decoded.storedAt, lifetimeMilliseconds: decoded.lifetime, etag: decoded.etag,
-            lastModified: decoded.lastModified, mustRevalidate: decoded.mustRevalidate)
+            lastModified: decoded.lastModified, mustRevalidate: decoded.mustRevalidate,
+            initialAgeMilliseconds: decoded.initialAge ?? 0)
     }
 
     /// The stored list, or nil when the metadata is not Folio's, a part is missing, the list
@@ -135,7 +140,7 @@ public enum RedisSnapshotCodec {
             return StoredList(
                 list: list, token: token, sort: meta.sort, storedAtMilliseconds: meta.storedAt,
                 lifetimeMilliseconds: meta.lifetime, etag: meta.etag, lastModified: meta.lastModified,
-                mustRevalidate: meta.mustRevalidate)
+                mustRevalidate: meta.mustRevalidate, initialAgeMilliseconds: meta.initialAge ?? 0)
         }
     }
 }

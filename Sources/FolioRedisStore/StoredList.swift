@@ -15,11 +15,15 @@ public struct StoredList: Sendable {
     public var etag: String?
     public var lastModified: String?
     public var mustRevalidate: Bool
+    /// The upstream's `Age` when the filler received it (0 from a replica that did not record it).
+    public var initialAgeMilliseconds: Int64
 
     public init(
         list: ItemList, token: String, sort: [String], storedAtMilliseconds: Int64, lifetimeMilliseconds: Int64,
-        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false
+        etag: String? = nil, lastModified: String? = nil, mustRevalidate: Bool = false,
+        initialAgeMilliseconds: Int64 = 0
     ) {
+        self.initialAgeMilliseconds = initialAgeMilliseconds
         self.list = list
         self.token = token
         self.sort = sort
@@ -38,12 +42,13 @@ public struct StoredFreshness: Sendable, Equatable {
     public var etag: String?
     public var lastModified: String?
     public var mustRevalidate: Bool
+    public var initialAgeMilliseconds: Int64 = 0
 }
 
 extension StoredList {
     public var freshness: StoredFreshness {
         StoredFreshness(
             storedAtMilliseconds: storedAtMilliseconds, lifetimeMilliseconds: lifetimeMilliseconds, etag: etag,
-            lastModified: lastModified, mustRevalidate: mustRevalidate)
+            lastModified: lastModified, mustRevalidate: mustRevalidate, initialAgeMilliseconds: initialAgeMilliseconds)
     }
 }

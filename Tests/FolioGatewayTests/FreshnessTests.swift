@@ -60,6 +60,14 @@ struct FreshnessTests {
         #expect((freshness.reason == nil) == row.storable)
     }
 
+    @Test func theUpstreamsAgeIsKept() {
+        let headers = ["cache-control": "max-age=120", "age": "100"]
+        #expect(Freshness.of(header: { headers[$0] }, defaultTTL: .seconds(30)).age == .seconds(100))
+        let crawled = Freshness.of(header: { headers[$0] }, defaultTTL: .seconds(30))
+            .crawled(with: Freshness.of(header: { _ in nil }, defaultTTL: .seconds(30)))
+        #expect(crawled.age == .seconds(100), "a crawl is as old as its oldest page")
+    }
+
     @Test func validatorsAreKeptForRevalidation() {
         let headers = ["etag": #""v7""#, "last-modified": "Thu, 01 Jan 2026 00:00:00 GMT"]
         let freshness = Freshness.of(header: { headers[$0] }, defaultTTL: .seconds(30))

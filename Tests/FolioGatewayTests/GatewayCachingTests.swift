@@ -38,6 +38,23 @@ import Testing
         }
     }
 
+    /// `Age` counts the upstream's own `Age` too (RFC 9111 4.2.3), as the freshness does.
+    @Test func ageAddsTheUpstreamsAge() async throws {
+        let clock = TestClock()
+        try await withTestUpstream({ _ in Self.reply([("Cache-Control", "max-age=100"), ("Age", "40")]) }) {
+            upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) {
+                client, _ in
+                let first = try await client.execute(uri: "/objects", method: .get)
+                #expect(first.header("Age") == nil, "a miss is not answered from the cache")
+                clock.advance(.seconds(30))
+                let hit = try await client.execute(uri: "/objects", method: .get)
+                #expect(hit.header("Cache-Status") == "folio; hit; ttl=30")
+                #expect(hit.header("Age") == "70")
+            }
+        }
+    }
+
     @Test func sMaxAgeWinsOverMaxAgeAndTTLIsTheFallback() async throws {
         let clock = TestClock()
         try await withTestUpstream({ request in

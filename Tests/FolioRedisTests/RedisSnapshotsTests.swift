@@ -1,6 +1,7 @@
 import FolioEngine
 import FolioRedis
 import FolioTestSupport
+import Foundation
 import Synchronization
 import Testing
 
@@ -61,6 +62,23 @@ struct RedisSnapshotsTests {
         #expect(await RedisSnapshotCodec.decode(meta: meta, parts: missing) == nil)
         #expect(await RedisSnapshotCodec.decode(meta: meta, parts: Array(parts.dropLast())) == nil)
         #expect(await RedisSnapshotCodec.decode(meta: Array("{}".utf8), parts: parts) == nil)
+    }
+
+    /// The upstream's `Age` travels with the list; metadata written without it (by a replica
+    /// of an earlier version) still reads, as age 0, and such a replica reads the new key's
+    /// metadata too (JSON keys it does not know are skipped).
+    @Test func theUpstreamsAgeTravelsAndOlderMetadataStillReads() async throws {
+        var stored = try Self.stored(5)
+        stored.initialAgeMilliseconds = 4_000
+        let (meta, parts) = RedisSnapshotCodec.encode(stored)
+        #expect(await RedisSnapshotCodec.decode(meta: meta, parts: parts)?.initialAgeMilliseconds == 4_000)
+        #expect(RedisSnapshotCodec.freshness(meta, token: stored.token)?.initialAgeMilliseconds == 4_000)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(meta)) as? [String: Any])
+        #expect(object["initialAge"] as? Int == 4_000)
+        object["initialAge"] = nil
+        let older = Array(try JSONSerialization.data(withJSONObject: object))
+        let read = try #require(await RedisSnapshotCodec.decode(meta: older, parts: parts))
+        #expect(read.initialAgeMilliseconds == 0 && read.token == stored.token)
     }
 
     /// A list is read back under the limits given: by default (`readBackLimits`) deeper than

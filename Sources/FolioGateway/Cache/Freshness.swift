@@ -13,6 +13,9 @@ struct Freshness: Sendable, Equatable {
     var lifetime: Duration
     /// `must-revalidate` (or `proxy-revalidate`): never serve it stale, not even on error.
     var mustRevalidate: Bool
+    /// The upstream's `Age`: how old the answer already was when it arrived (kept for the
+    /// `Age` Folio sends; the lifetime above already has it taken off).
+    var age: Duration = .zero
     /// Validators for a conditional refresh.
     var etag: String?
     var lastModified: String?
@@ -52,6 +55,7 @@ struct Freshness: Sendable, Equatable {
             directives.has("must-revalidate") || directives.has("proxy-revalidate") || directives.has("s-maxage")
 
         let age = header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        result.age = .seconds(age)
         if directives.has("no-cache") {
             // Every use must be validated upstream first (RFC 9111 5.2.2.4): never fresh, and
             // never served stale — not while revalidating, not on error.
@@ -80,8 +84,8 @@ struct Freshness: Sendable, Equatable {
     func crawled(with page: Freshness) -> Freshness {
         Freshness(
             storable: storable && page.storable, lifetime: min(lifetime, page.lifetime),
-            mustRevalidate: mustRevalidate || page.mustRevalidate, etag: nil, lastModified: nil,
-            reason: reason ?? page.reason)
+            mustRevalidate: mustRevalidate || page.mustRevalidate, age: max(age, page.age), etag: nil,
+            lastModified: nil, reason: reason ?? page.reason)
     }
 
     private func uncacheable(_ reason: String) -> Freshness {
@@ -143,6 +147,6 @@ extension Snapshot {
     func renewed(at now: ContinuousClock.Instant, freshness: Freshness) -> Snapshot {
         renewed(
             storedAt: now, freshUntil: now + freshness.lifetime, etag: freshness.etag,
-            lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
+            lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate, initialAge: freshness.age)
     }
 }

@@ -74,7 +74,7 @@ struct FillPipeline: Sendable {
         let snapshot = Snapshot(
             list: list, token: token, storedAt: now, freshUntil: now + freshness.lifetime,
             etag: freshness.etag, lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate,
-            indexes: indexes)
+            initialAge: freshness.age, indexes: indexes)
         return freshness.storable ? .stored(snapshot) : .uncacheable(snapshot)
     }
 }

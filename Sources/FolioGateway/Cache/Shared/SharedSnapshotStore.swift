@@ -444,7 +444,8 @@ public final class SharedSnapshotStore: SnapshotStore {
             list: snapshot.list, token: snapshot.token, sort: sort.texts,
             storedAtMilliseconds: wallClock() - (now - snapshot.storedAt).milliseconds,
             lifetimeMilliseconds: (snapshot.freshUntil - snapshot.storedAt).milliseconds, etag: snapshot.etag,
-            lastModified: snapshot.lastModified, mustRevalidate: snapshot.mustRevalidate)
+            lastModified: snapshot.lastModified, mustRevalidate: snapshot.mustRevalidate,
+            initialAgeMilliseconds: snapshot.initialAge.milliseconds)
     }
 
     /// A stored list as this replica serves it: indexed, with the route's order built.
@@ -456,7 +457,8 @@ public final class SharedSnapshotStore: SnapshotStore {
         return Snapshot(
             list: stored.list, token: stored.token, storedAt: storedAt,
             freshUntil: storedAt + .milliseconds(stored.lifetimeMilliseconds), etag: stored.etag,
-            lastModified: stored.lastModified, mustRevalidate: stored.mustRevalidate, indexes: indexes)
+            lastModified: stored.lastModified, mustRevalidate: stored.mustRevalidate,
+            initialAge: .milliseconds(stored.initialAgeMilliseconds), indexes: indexes)
     }
 
     /// `held` with the freshness another replica stored for the same list.
@@ -464,7 +466,8 @@ public final class SharedSnapshotStore: SnapshotStore {
         let storedAt = instant(ofMilliseconds: freshness.storedAtMilliseconds, now: now())
         return held.renewed(
             storedAt: storedAt, freshUntil: freshUntil(freshness, storedAt: storedAt), etag: freshness.etag,
-            lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate)
+            lastModified: freshness.lastModified, mustRevalidate: freshness.mustRevalidate,
+            initialAge: .milliseconds(freshness.initialAgeMilliseconds))
     }
 
     /// Until when a list stored with `freshness` is fresh, on this replica's clock.
