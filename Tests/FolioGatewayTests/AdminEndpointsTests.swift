@@ -12,6 +12,12 @@ struct AdminEndpointsTests {
                 folio async throws in
                 #expect(try await folio.get("\(folio.admin)/livez").status == 200)
                 #expect(try await folio.get("\(folio.admin)/readyz").status == 200)
+                // Another method on a known path is 405 with Allow, not 404.
+                let post = try await folio.post("\(folio.admin)/livez")
+                #expect(post.status == 405 && post.headers["Allow"].first == "GET, HEAD")
+                let get = try await folio.get("\(folio.admin)/purge?route=objects")
+                #expect(get.status == 405 && get.headers["Allow"].first == "POST")
+                #expect(try await folio.get("\(folio.admin)/elsewhere").status == 404)
             }
         }
     }

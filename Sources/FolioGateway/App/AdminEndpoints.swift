@@ -35,6 +35,22 @@ enum AdminEndpoints {
         router.post("purge") { request, context in
             await purge(request, context: context, gateway: current.gateway)
         }
+        // A known path asked with another method: 405 with what it allows (RFC 9110 15.5.6),
+        // not the 404 of an unknown path.
+        let allowed: [(path: String, methods: [HTTPRequest.Method])] = [
+            ("livez", [.get, .head]), ("readyz", [.get, .head]), ("metrics", [.get, .head]), ("purge", [.post]),
+        ]
+        for (path, methods) in allowed {
+            let allow = methods.map(\.rawValue).joined(separator: ", ")
+            for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] where !methods.contains(method)
+            {
+                router.on(RouterPath(path), method: method) { request, _ in
+                    var response = Problem.response(.methodNotAllowed(request.method.rawValue, path: "/" + path))
+                    response.headers[.allow] = allow
+                    return response
+                }
+            }
+        }
         return Application(
             router: router,
             configuration: ApplicationConfiguration(
