@@ -33,7 +33,10 @@ struct Demo: AsyncParsableCommand {
         } else {
             template = DemoConfiguration.yaml
         }
-        let bootstrapLogger = Logger(label: "folio.demo")
+        // The built-in upstream logs as the gateway does (SPEC 7: JSON lines on stdout), at
+        // warning and above so the tour stays readable; the process's logging is bootstrapped
+        // only once the config is read.
+        let bootstrapLogger = Logger(label: "folio.demo") { JSONLogHandler(label: $0, level: .warning) }
         let upstreamPort = Port()
         let upstream = DemoUpstream.application(logger: bootstrapLogger) { port in await upstreamPort.set(port) }
         let upstreamGroup = ServiceGroup(configuration: .init(services: [upstream], logger: bootstrapLogger))

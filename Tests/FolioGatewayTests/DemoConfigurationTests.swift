@@ -30,13 +30,20 @@ import Testing
         process.arguments = ["demo", "--port", "0"]
         process.currentDirectoryURL = directory
         let output = Mutex("")
+        let errors = Mutex("")
         let pipe = Pipe()
+        let errorPipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = pipe
+        process.standardError = errorPipe
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }
             output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try ChildProcess.run(process)
         defer { if process.isRunning { process.terminate() } }
@@ -57,5 +64,7 @@ import Testing
         #expect(answer.text.contains("\"totalCount\":\(DemoData.count)"))
         process.interrupt()
         process.waitUntilExit()
+        // Logs are JSON lines on stdout (SPEC 7), the built-in upstream's too: nothing on stderr.
+        #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
     }
 }
