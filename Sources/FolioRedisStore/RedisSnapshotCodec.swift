@@ -34,6 +34,12 @@ public enum RedisSnapshotCodec {
         var initialAge: Int64?
     }
 
+    /// A recorded upstream `Age` within what a filler records (0 to 2^31 s): a changed record
+    /// can make no `Age` negative or overflow a sum.
+    static func initialAge(_ milliseconds: Int64?) -> Int64 {
+        min(max(0, milliseconds ?? 0), Int64(1 << 31) * 1000)
+    }
+
     /// The metadata and the parts of `stored`.
     public static func encode(_ stored: StoredList, partBytes: Int = partBytes) -> (meta: [UInt8], parts: [[UInt8]]) {
         var body: [UInt8] = [UInt8(ascii: "[")]
@@ -73,7 +79,7 @@ public enum RedisSnapshotCodec {
         return StoredFreshness(
             storedAtMilliseconds: decoded.storedAt, lifetimeMilliseconds: decoded.lifetime, etag: decoded.etag,
             lastModified: decoded.lastModified, mustRevalidate: decoded.mustRevalidate,
-            initialAgeMilliseconds: decoded.initialAge ?? 0)
+            initialAgeMilliseconds: Self.initialAge(decoded.initialAge))
     }
 
     /// The stored list, or nil when the metadata is not Folio's, a part is missing, the list
@@ -140,7 +146,8 @@ public enum RedisSnapshotCodec {
             return StoredList(
                 list: list, token: token, sort: meta.sort, storedAtMilliseconds: meta.storedAt,
                 lifetimeMilliseconds: meta.lifetime, etag: meta.etag, lastModified: meta.lastModified,
-                mustRevalidate: meta.mustRevalidate, initialAgeMilliseconds: meta.initialAge ?? 0)
+                mustRevalidate: meta.mustRevalidate,
+                initialAgeMilliseconds: RedisSnapshotCodec.initialAge(meta.initialAge))
         }
     }
 }

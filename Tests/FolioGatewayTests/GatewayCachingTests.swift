@@ -55,6 +55,42 @@ import Testing
         }
     }
 
+    /// A stale answer (here on an upstream error) counts the upstream's `Age` as a hit does.
+    @Test func staleAnswersCountTheUpstreamsAgeToo() async throws {
+        let clock = TestClock()
+        let failing = Mutex(false)
+        try await withTestUpstream({ _ in
+            failing.withLock { $0 }
+                ? .json("down", status: 503) : Self.reply([("Cache-Control", "max-age=100"), ("Age", "90")])
+        }) { upstream in
+            let route = "cache: { staleWhileRevalidate: 0s, staleIfError: 60s }"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: route), now: clock.now) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                failing.withLock { $0 = true }
+                clock.advance(.seconds(20))
+                let stale = try await client.execute(uri: "/objects", method: .get)
+                #expect(stale.header("Cache-Status") == "folio; fwd=stale; fwd-status=503; ttl=-10")
+                #expect(stale.header("Age") == "110")
+            }
+        }
+    }
+
+    /// An `Age` beyond any real one is read as RFC 9111 caps delta-seconds (2^31), so adding
+    /// time to it cannot overflow.
+    @Test func aHugeUpstreamAgeIsCapped() async throws {
+        try await withTestUpstream({ _ in
+            Self.reply([("Cache-Control", "max-age=100"), ("Age", "9223372036854775807")])
+        }) { upstream in
+            let route = "cache: { staleWhileRevalidate: 60s, staleIfError: 60s }"
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: route)) { client, _ in
+                _ = try await client.execute(uri: "/objects", method: .get)
+                let stale = try await client.execute(uri: "/objects", method: .get)
+                #expect(stale.status == .ok)
+                #expect(stale.header("Age") == "2147483648")
+            }
+        }
+    }
+
     @Test func sMaxAgeWinsOverMaxAgeAndTTLIsTheFallback() async throws {
         let clock = TestClock()
         try await withTestUpstream({ request in

@@ -79,6 +79,12 @@ struct RedisSnapshotsTests {
         let older = Array(try JSONSerialization.data(withJSONObject: object))
         let read = try #require(await RedisSnapshotCodec.decode(meta: older, parts: parts))
         #expect(read.initialAgeMilliseconds == 0 && read.token == stored.token)
+        // A changed record cannot make an age negative, nor one a sum overflows.
+        for (recorded, kept) in [(-5, 0), (Int64.max, Int64(1 << 31) * 1000)] as [(Int64, Int64)] {
+            object["initialAge"] = recorded
+            let changed = Array(try JSONSerialization.data(withJSONObject: object))
+            #expect(await RedisSnapshotCodec.decode(meta: changed, parts: parts)?.initialAgeMilliseconds == kept)
+        }
     }
 
     /// A list is read back under the limits given: by default (`readBackLimits`) deeper than

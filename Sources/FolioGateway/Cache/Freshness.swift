@@ -54,7 +54,9 @@ struct Freshness: Sendable, Equatable {
         result.mustRevalidate =
             directives.has("must-revalidate") || directives.has("proxy-revalidate") || directives.has("s-maxage")
 
-        let age = header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        // Capped as RFC 9111 1.2.2 caps delta-seconds (2^31), so no sum with it can overflow.
+        let age =
+            header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { min(max(0, $0), 1 << 31) } ?? 0
         result.age = .seconds(age)
         if directives.has("no-cache") {
             // Every use must be validated upstream first (RFC 9111 5.2.2.4): never fresh, and

@@ -121,7 +121,7 @@ struct SnapshotResolver: Sendable {
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
                     stale, .staleOnError(status: answer.status, ttl: -staleness.staleSeconds),
-                    age: Int((cache.now() - stale.storedAt).wholeSeconds))
+                    age: stale.age(at: cache.now()))
             }
             return .upstream(answer, .missFailed(status: answer.status))
         case .failure(let error):
@@ -129,7 +129,7 @@ struct SnapshotResolver: Sendable {
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
                     stale, .staleOnError(status: folioError.status, ttl: -staleness.staleSeconds),
-                    age: Int((cache.now() - stale.storedAt).wholeSeconds))
+                    age: stale.age(at: cache.now()))
             }
             return .failed(folioError, .missFailed(status: folioError.status))
         }
