@@ -15,10 +15,15 @@ extension ConfigurationReader {
             } else {
                 server.admin = nil
             }
-            if let admin = server.admin, admin.port != 0, admin.port == server.listen.port,
-                admin.host == server.listen.host || admin.isWildcard || server.listen.isWildcard
-            {
+        }
+        // Checked whether or not the file names both: the default admin address counts too.
+        if let admin = server.admin, admin.clashes(with: server.listen) {
+            if let e = fields["admin"] {
                 report("\(admin) and server.listen (\(server.listen)) cannot share a port", at: e.location)
+            } else if let e = fields["listen"] {
+                report(
+                    "\(server.listen) and server.admin (\(admin), the default) cannot share a port; move one of them",
+                    at: e.location)
             }
         }
         if let e = fields["adminToken"], let text = nullableString(e) {

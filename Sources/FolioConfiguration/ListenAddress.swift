@@ -6,8 +6,22 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
-    /// Every address of the machine (`0.0.0.0`, `::`): a port bound there is bound for all.
-    public var isWildcard: Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
+    /// Whether listeners on `self` and `other` could not both bind: one port (not 0, which
+    /// picks a free one) and an address in common. That is the same host, or a wildcard and an
+    /// address it covers: `0.0.0.0` every IPv4 address, `::` every address (Linux binds it
+    /// dual-stack), either of them a host name. `0.0.0.0` and an IPv6 address do not meet.
+    public func clashes(with other: ListenAddress) -> Bool {
+        guard port != 0, port == other.port else { return false }
+        if host == other.host { return true }
+        func covers(_ wildcard: String, _ host: String) -> Bool {
+            switch wildcard {
+            case "::": true
+            case "0.0.0.0": !host.contains(":")
+            default: false
+            }
+        }
+        return covers(host, other.host) || covers(other.host, host)
+    }
 
     public init(host: String, port: Int) {
         self.host = host

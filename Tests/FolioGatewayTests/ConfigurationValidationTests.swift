@@ -243,6 +243,12 @@ struct ConfigurationValidationTests {
             yaml: "server: {admin: '127.0.0.1:8080'}\n" + ConfigFixture.minimal, path: "server.admin",
             message: "127.0.0.1:8080 and server.listen (0.0.0.0:8080) cannot share a port", at: "admin"),
         .init(
+            yaml: "server: {listen: '0.0.0.0:9090'}\n" + ConfigFixture.minimal, path: "server.listen",
+            message: "server.admin (127.0.0.1:9090, the default) cannot share a port", at: "listen"),
+        .init(
+            yaml: "server: {listen: '[::]:9000', admin: '127.0.0.1:9000'}\n" + ConfigFixture.minimal,
+            path: "server.admin", message: "cannot share a port", at: "admin"),
+        .init(
             yaml: "logging: {level: verbose}\n" + ConfigFixture.minimal, path: "logging.level",
             message: "expected one of trace, debug, info, notice, warning, error, critical; got 'verbose'", at: "level"),
         .init(
@@ -268,8 +274,11 @@ struct ConfigurationValidationTests {
             + ValidationCase.route("sectionKey: null", "upstreamPaging: null")
         let config = try ConfigurationLoader.parse(yaml: ok, file: "f")
         #expect(config.server.admin == nil)
-        // Different ports, or port 0 (a free port each), are fine.
-        for server in ["{listen: '127.0.0.1:9000', admin: '127.0.0.1:9001'}", "{listen: '[::1]:0', admin: '[::1]:0'}"] {
+        // Different ports, port 0 (a free port each), or families that do not meet are fine.
+        for server in [
+            "{listen: '127.0.0.1:9000', admin: '127.0.0.1:9001'}", "{listen: '[::1]:0', admin: '[::1]:0'}",
+            "{listen: '0.0.0.0:8080', admin: '[::1]:8080'}", "{listen: '127.0.0.1:9090', admin: '[::1]:9090'}",
+        ] {
             #expect(ConfigFixture.problems("server: \(server)\n" + ConfigFixture.minimal).isEmpty, "\(server)")
         }
         #expect(config.routes[0].sectionKey == nil && config.routes[0].upstreamPaging == nil)
