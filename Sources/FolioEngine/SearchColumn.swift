@@ -65,17 +65,15 @@ final class SearchColumn: Sendable {
     }
 
     /// Whether `position` (the start of a scalar, or the end of the value) in the folded value
-    /// `value` lies between two characters, not inside one. ASCII after it always starts a
-    /// character (CR LF aside, which folded names do not hold); otherwise the two scalars
-    /// around it are asked whether they make one grapheme cluster.
+    /// `value` lies between two characters, not inside one. ASCII after it starts a character
+    /// (CR LF and prepended marks aside, which folded names do not hold); otherwise the whole
+    /// value is read as characters, since some clusters (flags, emoji joined by ZWJ, Indic
+    /// conjuncts) depend on more than the two scalars around the position.
     static func isBoundary(_ base: UnsafePointer<UInt8>, _ position: Int, in value: Range<Int>) -> Bool {
         guard position > value.lowerBound, position < value.upperBound, base[position] >= 0x80 else { return true }
-        var previous = position - 1
-        while previous > value.lowerBound, base[previous] & 0xC0 == 0x80 { previous -= 1 }
-        let lead = base[position]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-        let pair = UnsafeBufferPointer(
-            start: base + previous, count: min(position + length, value.upperBound) - previous)
-        return String(decoding: pair, as: UTF8.self).count == 2
+        let text = String(
+            decoding: UnsafeBufferPointer(start: base + value.lowerBound, count: value.count), as: UTF8.self)
+        let index = text.utf8.index(text.utf8.startIndex, offsetBy: position - value.lowerBound)
+        return index.samePosition(in: text) != nil
     }
 }

@@ -30,12 +30,17 @@ import Testing
     /// Other scripts keep their marks, and a character is compared whole: `И` is not `Й`, `Α`
     /// not `Ά`, a lone mark finds nothing, and a Hangul syllable is not a prefix of a longer one.
     @Test func aCharacterIsComparedWhole() throws {
-        let list = SectionsSupport.list([#"{"n":"Йогурт"}"#, #"{"n":"άk"}"#, #"{"n":"각"}"#, #"{"n":"Иван"}"#])
+        let list = SectionsSupport.list([
+            #"{"n":"Йогурт"}"#, #"{"n":"άk"}"#, #"{"n":"각"}"#, #"{"n":"Иван"}"#, #"{"n":"🇺🇸🇫🇷"}"#,
+            #"{"n":"👨‍👩‍👧"}"#,
+        ])
         let indexes = SnapshotIndexes(list: list, sectionKey: nil)
         let field = try FieldPath("n")
         for (query, expected) in [
             ("И", [3]), ("Й", [0]), ("й", [0]), ("\u{306}", []), ("ог", [0]), ("Α", []), ("ά", [1]), ("\u{301}", []),
             ("\u{301}k", []), ("가", []), ("각", [2]), ("ИВ", [3]),
+            // Clusters that depend on more than two scalars: a flag after a flag, a family.
+            ("🇫🇷", [4]), ("🇸🇫", []), ("👩‍👧", []), ("👨‍👩‍👧", [5]),
         ] as [(String, [UInt32])] {
             #expect(indexes.elements(matching: query, in: [field], order: nil) == expected, "q=\(query)")
         }
