@@ -28,17 +28,24 @@ public struct ConfigurationProblem: Sendable, Hashable, CustomStringConvertible 
         return Self.oneLine(text)
     }
 
-    /// `text` with its control characters escaped, so it stays one line (and cannot move a
-    /// terminal's cursor).
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    /// `text` with its control characters escaped (C0 and C1 controls, line and paragraph
+    /// separators, format characters such as bidirectional overrides), so it stays one line
+    /// and reads as written.
+    public static func oneLine(_ text: String) -> String {
+        func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .format: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n": escaped += "\\n"
             case "\r": escaped += "\\r"
             case "\t": escaped += "\\t"
-            case _ where scalar.properties.generalCategory == .control:
+            case _ where isEscaped(scalar):
                 escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: escaped.unicodeScalars.append(scalar)
             }

@@ -182,7 +182,7 @@ struct ConfigurationReader {
                 !digits.isEmpty && digits.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
             report(
                 isDigits
-                    ? "too large: at most 18 digits, got '\(scalar.string)'"
+                    ? "out of range: at most 18 digits, got '\(scalar.string)'"
                     : "expected an integer, got '\(scalar.string)'",
                 at: entry.location)
             return nil

@@ -24,7 +24,7 @@ struct Validate: ParsableCommand {
         let problems = startupProblems(configuration)
         guard problems.isEmpty else {
             for problem in problems {
-                FileHandle.standardError.write(Data("\(path): \(problem)\n".utf8))
+                FileHandle.standardError.write(Data((ConfigurationProblem.oneLine("\(path): \(problem)") + "\n").utf8))
             }
             throw ExitCode(1)
         }

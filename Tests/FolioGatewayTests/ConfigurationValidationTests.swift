@@ -159,7 +159,7 @@ struct ConfigurationValidationTests {
         // A size that does not read is reported alone, not compared again as its default.
         .init(
             yaml: "defaults: {pageSize: 600, maxPageSize: 9223372036854775807}\n" + ConfigFixture.minimal,
-            path: "defaults.maxPageSize", message: "too large: at most 18 digits", at: "maxPageSize"),
+            path: "defaults.maxPageSize", message: "out of range: at most 18 digits", at: "maxPageSize"),
         .init(
             yaml: "defaults: {maxPageSize: 20, pageSize: abc}\n" + ConfigFixture.minimal, path: "defaults.pageSize",
             message: "expected an integer, got 'abc'", at: "pageSize"),
@@ -357,15 +357,19 @@ struct ConfigurationValidationTests {
     /// `folio validate` prints one line per problem (SPEC 8), whatever a key or value holds.
     @Test("line breaks and control characters of keys and values are escaped in the problem line")
     func problemLinesStayOneLine() {
-        let yaml = #"server: {"bad\nkey": 1, listen: "x\ny\u001B[2J"}"# + "\n" + ConfigFixture.minimal
+        let yaml = #"server: {"bad\nkey": 1, listen: "x\ny\u001B[2J\u2028\u202E"}"# + "\n" + ConfigFixture.minimal
         let problems = ConfigFixture.problems(yaml)
         #expect(problems.count == 2, "\(problems)")
         for problem in problems {
-            let controls = problem.description.unicodeScalars.filter { $0.properties.generalCategory == .control }
+            let controls = problem.description.unicodeScalars.filter {
+                [.control, .lineSeparator, .format].contains($0.properties.generalCategory)
+            }
             #expect(controls.isEmpty, "\(problem.description)")
         }
         #expect(problems.contains { $0.description.contains(#"server.bad\nkey: unknown key 'bad\nkey'"#) })
-        #expect(problems.contains { $0.description.contains(#"x\ny\u{1B}[2J"#) }, "\(problems.map(\.description))")
+        #expect(
+            problems.contains { $0.description.contains(#"x\ny\u{1B}[2J\u{2028}\u{202E}"#) },
+            "\(problems.map(\.description))")
     }
 
     @Test("a tab used for indentation is named")
