@@ -15,6 +15,23 @@ struct Folio: AsyncParsableCommand {
         abstract: "A pagination gateway: serves legacy JSON lists as fluent pages.",
         subcommands: [Serve.self, Validate.self, Demo.self, ProbeCommand.self]
     )
+
+    /// ArgumentParser's own main, except that a mistake on the command line (an unknown
+    /// option, a missing value) is a start-up error like any other: one line on stderr and
+    /// exit 1 (SPEC 1), not the usage text and exit 64. `--help` is unchanged.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            fail("folio: \(message(for: error)) (folio help lists the commands and options)")
+        }
+    }
 }
 
 /// Prints one line to stderr and exits 1: never a crash trace for a start-up problem.

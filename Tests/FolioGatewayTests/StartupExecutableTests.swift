@@ -23,6 +23,20 @@ struct StartupExecutableTests {
                 == "\(problems[0]) (and 2 more problems: folio validate --config \(file.path) lists them all)\n")
     }
 
+    /// A mistake on the command line is a start-up error too; `--help` still prints the
+    /// usage and exits 0.
+    @Test(arguments: [
+        ["serve", "--bogus"], ["validate", "config/folio.yaml"], ["demo", "--port", "80x"], ["nothing"],
+    ])
+    func aCommandLineMistakeIsOneLineAndExitOne(_ arguments: [String]) throws {
+        let run = try FolioProcess.runToEnd(arguments)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("folio: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("(folio help lists the commands and options)\n"))
+        let help = try FolioProcess.runToEnd(["serve", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--config"))
+    }
+
     @Test func demoRefusesAPortOutOfRange() throws {
         let demo = try FolioProcess.runToEnd(["demo", "--port", "70000"])
         #expect(demo.status == 1)
