@@ -323,6 +323,29 @@ import Testing
         }
     }
 
+    /// RFC 9112 3.2: an HTTP/1.1 request without `Host` is a 400 (an HTTP/1.0 one is fine), and
+    /// the mark that says so cannot be sent by a client.
+    @Test(arguments: [
+        ("GET /objects HTTP/1.1\r\n\r\n", "400"), ("POST /objects HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", "400"),
+        ("GET /objects HTTP/1.0\r\n\r\n", "200"),
+        ("GET /objects HTTP/1.1\r\nHost: a\r\nFolio-Internal-Missing-Host: 1\r\nConnection: close\r\n\r\n", "200"),
+    ])
+    func anHTTP11RequestWithoutHostIs400(_ request: String, _ status: String) async throws {
+        try await withTestUpstream({ request in
+            #expect(request.headers.allSatisfy { $0.name.lowercased() != "folio-internal-missing-host" })
+            return .json(objectsBody(5).body)
+        }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                try await connection.send(request)
+                #expect(await connection.waitFor("\r\n\r\n"), "\(connection.received)")
+                #expect(connection.received.hasPrefix("HTTP/1.1 \(status)"), "\(connection.received)")
+                if status == "400" { #expect(upstream.requestCount == 0) }
+                await connection.close()
+            }
+        }
+    }
+
     @Test func plainChunkedBodiesAreStillForwarded() async throws {
         try await withTestUpstream({ _ in .json(#"{"ok":1}"#) }) { upstream in
             try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in

@@ -11,6 +11,10 @@ import NIOHTTP1
 /// Every answer Folio writes has a `Content-Length` (bodies are whole buffers), so none needs
 /// the chunked coding HTTP/1.0 cannot read. It sees every request the responder gets, whatever
 /// its method or body; the front door answers only HTTP/1.1 itself.
+///
+/// It also notes what needs the version the other way: an HTTP/1.1 request without `Host`,
+/// which RFC 9112 3.2 makes a 400, is marked (`RequestFraming.missingHost`) for the gateway to
+/// refuse; the mark is removed from every request first, so no client can set it.
 final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -29,11 +33,17 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         let isHTTP10 = head.version == .http1_0
         let keepAlive = isHTTP10 && head.isKeepAlive
         keepAliveAsked.append(keepAlive)
-        guard isHTTP10, !keepAlive else { return context.fireChannelRead(data) }
-        // Hummingbird closes on exactly `close`, so the field is replaced; the fields its old
-        // tokens named are hop-by-hop and go with it, or they would be forwarded upstream.
-        ProxyHeaders.removeConnectionNamed(&head.headers)
-        head.headers.replaceOrAdd(name: "connection", value: "close")
+        let marked = head.headers.contains(name: RequestFraming.missingHost)
+        let hostless = head.version == .http1_1 && !head.headers.contains(name: "host")
+        guard (isHTTP10 && !keepAlive) || marked || hostless else { return context.fireChannelRead(data) }
+        if marked { head.headers.remove(name: RequestFraming.missingHost) }
+        if hostless { head.headers.add(name: RequestFraming.missingHost, value: "1") }
+        if isHTTP10, !keepAlive {
+            // Hummingbird closes on exactly `close`, so the field is replaced; the fields its old
+            // tokens named are hop-by-hop and go with it, or they would be forwarded upstream.
+            ProxyHeaders.removeConnectionNamed(&head.headers)
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
