@@ -20,16 +20,21 @@ struct Folio: AsyncParsableCommand {
     /// option, a missing value) is a start-up error like any other: one line on stderr and
     /// exit 1 (SPEC 1), not the usage text and exit 64. `--help` is unchanged.
     static func main() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try await asyncParseAsRoot()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            fail("folio: \(message(for: error)) (folio help lists the commands and options)")
+        }
+        do {
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
         } catch {
-            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            fail("folio: \(message(for: error)) (folio help lists the commands and options)")
+            exit(withError: error)
         }
     }
 }

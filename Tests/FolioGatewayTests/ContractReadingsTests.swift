@@ -329,6 +329,9 @@ import Testing
         ("GET /objects HTTP/1.1\r\n\r\n", "400"), ("POST /objects HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", "400"),
         ("GET /objects HTTP/1.0\r\n\r\n", "200"),
         ("GET /objects HTTP/1.1\r\nHost: a\r\nFolio-Internal-Missing-Host: 1\r\nConnection: close\r\n\r\n", "200"),
+        // Forwarded with its end-to-end fields: the upstream must not see the mark either.
+        ("POST /objects HTTP/1.1\r\nHost: a\r\nfolio-internal-missing-host: 1\r\nContent-Length: 2\r\n\r\n{}", "200"),
+        ("GET /objects HTTP/2.0\r\n\r\n", "400"),
     ])
     func anHTTP11RequestWithoutHostIs400(_ request: String, _ status: String) async throws {
         try await withTestUpstream({ request in
@@ -342,6 +345,25 @@ import Testing
                 #expect(connection.received.hasPrefix("HTTP/1.1 \(status)"), "\(connection.received)")
                 if status == "400" { #expect(upstream.requestCount == 0) }
                 await connection.close()
+            }
+        }
+    }
+
+    /// A kept page is answered without the responder; a request without `Host` still is not.
+    @Test func aKeptPageIsNotServedToAnHTTP11RequestWithoutHost() async throws {
+        try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL)) { client, _ in
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                for _ in 0..<2 { try await connection.send("GET /objects HTTP/1.1\r\nHost: a\r\n\r\n") }
+                #expect(await connection.waitFor("HTTP/1.1 200 OK"), "\(connection.received)")
+                try await Task.sleep(for: .milliseconds(100))
+                await connection.close()
+                let bare = try await RawConnection.open(port: try #require(client.port))
+                try await bare.send("GET /objects HTTP/1.1\r\n\r\n")
+                #expect(await bare.waitFor("\r\n\r\n"), "\(bare.received)")
+                #expect(bare.received.hasPrefix("HTTP/1.1 400"), "\(bare.received)")
+                #expect(upstream.requestCount == 1)
+                await bare.close()
             }
         }
     }

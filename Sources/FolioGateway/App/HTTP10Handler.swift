@@ -34,7 +34,8 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         let keepAlive = isHTTP10 && head.isKeepAlive
         keepAliveAsked.append(keepAlive)
         let marked = head.headers.contains(name: RequestFraming.missingHost)
-        let hostless = head.version == .http1_1 && !head.headers.contains(name: "host")
+        let version = head.version
+        let hostless = (version.major, version.minor) >= (1, 1) && !head.headers.contains(name: "host")
         guard (isHTTP10 && !keepAlive) || marked || hostless else { return context.fireChannelRead(data) }
         if marked { head.headers.remove(name: RequestFraming.missingHost) }
         if hostless { head.headers.add(name: RequestFraming.missingHost, value: "1") }
