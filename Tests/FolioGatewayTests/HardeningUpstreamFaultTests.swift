@@ -14,15 +14,20 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// The limits every fault test runs with, small enough to breach cheaply. The timeout is
-    /// generous: a healthy answer must stay well inside it on a loaded machine with a debug build.
-    static let limits = """
+    /// The limits a fault test runs with, small enough to breach cheaply. The timeout is
+    /// generous: a healthy answer, or a fault that is not about time, must stay well inside it
+    /// on a loaded machine with a debug build (a size breach is found only as the body arrives,
+    /// which the whole suite in parallel on two cores once slowed past 5 s). The slow faults
+    /// get 5 s, well inside their 13 and 15 s.
+    static func limits(for fault: UpstreamFault? = nil) -> String {
+        """
         limits:
           maxUpstreamBytes: 64KiB
           maxItems: 100
           maxJSONDepth: 8
-          upstreamTimeout: 5s
+          upstreamTimeout: \(fault == .slowDrip || fault == .slowHead ? "5s" : "30s")
         """
+    }
 
     /// The status the client sees on a miss, and the problem code (nil: passed through).
     var expected: (status: Int, code: String?) {
@@ -121,17 +126,17 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     /// Every request is stale at once (ttl 0), so each one goes upstream; failures fall back
     /// to the last good list for 5 minutes.
-    static func yaml(_ upstream: String) -> String {
+    static func yaml(_ upstream: String, _ fault: UpstreamFault? = nil) -> String {
         gatewayYAML(
             upstream: upstream, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 5m }",
-            top: UpstreamFault.limits)
+            top: UpstreamFault.limits(for: fault))
     }
 
     @Test(arguments: UpstreamFault.allCases)
     func coldFaultIsAnsweredClearlyAndNothingIsCached(_ fault: UpstreamFault) async throws {
         let reply = fault.reply(good: Self.good.body)
         try await withTestUpstream({ _ in reply }) { upstream in
-            try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
+            try await withGateway(Self.yaml(upstream.baseURL, fault)) { client, _ in
                 let failed = try await client.execute(uri: "/objects", method: .get)
                 let (status, code) = fault.expected
                 #expect(failed.header("Cache-Status") == "folio; fwd=miss; fwd-status=\(status)")
@@ -157,7 +162,7 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     @Test(arguments: UpstreamFault.allCases)
     func goodSnapshotIsServedThroughAFault(_ fault: UpstreamFault) async throws {
         try await withTestUpstream({ _ in .json(Self.good.body) }) { upstream in
-            try await withGateway(Self.yaml(upstream.baseURL)) { client, _ in
+            try await withGateway(Self.yaml(upstream.baseURL, fault)) { client, _ in
                 let first = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
                 #expect(first.status == .ok)
                 let token = try #require(try first.json.paging["snapshot"] as? String)
@@ -212,7 +217,7 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         try await withTestUpstream({ _ in .json(Self.good.body) }) { upstream in
             let yaml = gatewayYAML(
                 upstream: upstream.baseURL, route: "cache: { ttl: 0s, staleWhileRevalidate: 0s, staleIfError: 0s }",
-                top: UpstreamFault.limits)
+                top: UpstreamFault.limits())
             try await withGateway(yaml) { client, _ in
                 #expect(try await client.execute(uri: "/objects", method: .get).status == .ok)
                 upstream.setHandler { _ in UpstreamFault.htmlWith200.reply(good: "") }
@@ -264,13 +269,13 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
             + String(repeating: "[", count: 7) + String(repeating: "]", count: 7) + "]"
         let padded = items + String(repeating: " ", count: (64 << 10) - items.utf8.count)
         try await withTestUpstream({ _ in .json(padded) }) { upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits)) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits())) { client, _ in
                 let response = try await client.execute(uri: "/objects?metadataOnly", method: .get)
                 #expect(response.status == .ok, "\(response.text)")
                 #expect(try response.json.paging["totalCount"] as? Int == 100)
             }
             upstream.setHandler { _ in .json(padded + " ") }
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits)) { client, _ in
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL, top: UpstreamFault.limits())) { client, _ in
                 let detail = try checkProblem(try await client.execute(uri: "/objects", method: .get), status: 502)
                 #expect(detail.contains("maxUpstreamBytes"), "detail: \(detail)")
             }
