@@ -225,8 +225,10 @@ import Testing
         try await withTestUpstream({ request in
             if failing.withLock({ $0 }) { return TestUpstream.Reply(status: 500) }
             if request.header("If-None-Match") == "\"v1\"" {
-                // Slow enough for the other requests to join the revalidation.
-                return TestUpstream.Reply(status: 304, headers: [("ETag", "\"v1\""), field], delay: .milliseconds(300))
+                // Slow enough for the other requests to join the revalidation, even with the
+                // whole suite in parallel on two cores (300 ms once was not, in CI).
+                return TestUpstream.Reply(
+                    status: 304, headers: [("ETag", "\"v1\""), field], delay: .milliseconds(1500))
             }
             return Self.reply([("Cache-Control", "max-age=10"), ("ETag", "\"v1\"")])
         }) { upstream in
