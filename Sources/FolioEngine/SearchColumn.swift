@@ -48,11 +48,12 @@ final class SearchColumn: Sendable {
                     let start = Int(offsets[element])
                     let stop = Int(offsets[element + 1])
                     let end = stop - rest
+                    var characters: String? = nil
                     var index = start
                     while index < end {
                         if base[index] == first, rest == 0 || memoryEqual(wanted + 1, base + index + 1, rest),
-                            Self.isBoundary(base, index, in: start..<stop),
-                            Self.isBoundary(base, index + needle.count, in: start..<stop)
+                            Self.isBoundary(base, index, in: start..<stop, characters: &characters),
+                            Self.isBoundary(base, index + needle.count, in: start..<stop, characters: &characters)
                         {
                             found[element] = true
                             break
@@ -68,11 +69,21 @@ final class SearchColumn: Sendable {
     /// `value` lies between two characters, not inside one. ASCII after it starts a character
     /// (CR LF and prepended marks aside, which folded names do not hold); otherwise the whole
     /// value is read as characters, since some clusters (flags, emoji joined by ZWJ, Indic
-    /// conjuncts) depend on more than the two scalars around the position.
-    static func isBoundary(_ base: UnsafePointer<UInt8>, _ position: Int, in value: Range<Int>) -> Bool {
+    /// conjuncts) depend on more than the two scalars around the position. `characters` is that
+    /// value as a `String`, decoded at the first check that needs it and kept for the element's
+    /// other checks.
+    static func isBoundary(
+        _ base: UnsafePointer<UInt8>, _ position: Int, in value: Range<Int>, characters: inout String?
+    ) -> Bool {
         guard position > value.lowerBound, position < value.upperBound, base[position] >= 0x80 else { return true }
-        let text = String(
-            decoding: UnsafeBufferPointer(start: base + value.lowerBound, count: value.count), as: UTF8.self)
+        let text: String
+        if let decoded = characters {
+            text = decoded
+        } else {
+            text = String(
+                decoding: UnsafeBufferPointer(start: base + value.lowerBound, count: value.count), as: UTF8.self)
+            characters = text
+        }
         let index = text.utf8.index(text.utf8.startIndex, offsetBy: position - value.lowerBound)
         return index.samePosition(in: text) != nil
     }
