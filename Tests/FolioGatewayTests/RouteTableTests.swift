@@ -83,6 +83,26 @@ struct RouteTableTests {
         }
     }
 
+    /// The gateway's view: which route's answer it is, also when the path is refused; a bad
+    /// percent-encoding is refused before any route is chosen.
+    @Test(
+        "lookup names the route of a match and of a refusal",
+        arguments: [
+            ("/objects/42", "matched", 2), ("/objects/..", "refused", 2), ("/users/a%2Fb/orders", "refused", 4),
+            ("/objects/%zz", "refused", nil), ("/nowhere/x/y", "unmatched", nil),
+        ] as [(String, String, Int?)])
+    func lookup(_ path: String, _ kind: String, _ routeIndex: Int?) throws {
+        let lookup = try Self.table().lookup(rawPath: path[...])
+        switch lookup {
+        case .matched: #expect(kind == "matched")
+        case .refused(let refusal):
+            #expect(kind == "refused")
+            #expect(refusal.error.status == 400)
+        case .unmatched: #expect(kind == "unmatched")
+        }
+        #expect(lookup.routeIndex == routeIndex)
+    }
+
     @Test("dots that are not a whole value are fine")
     func dots() throws {
         let match = try #require(try Self.table().match(rawPath: "/objects/...".dropFirst(0)))

@@ -152,23 +152,19 @@ public final class Gateway: Sendable {
         context.record.path = target.path
         // The route is known before the request is admitted: a refusal on a route path is an
         // answer of that route, with its CORS fields (SPEC 3.2).
-        let matched = Result { () throws(RouteTable.Refusal) in try table.match(rawPath: target.path) }
-        switch matched {
-        case .success(let match): context.record.routeIndex = match?.routeIndex
-        case .failure(let refusal): context.record.routeIndex = refusal.routeIndex
-        }
+        let lookup = table.lookup(rawPath: target.path)
+        context.record.routeIndex = lookup.routeIndex
         do {
             try admit(request.head)
         } catch {
             metrics.breached(error.limit)
             throw error
         }
-        let match: RouteMatch?
-        switch matched {
-        case .success(let found): match = found
-        case .failure(let refusal): throw refusal.error
-        }
-        guard let match else {
+        let match: RouteMatch
+        switch lookup {
+        case .matched(let found): match = found
+        case .refused(let refusal): throw refusal.error
+        case .unmatched:
             return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
         }
         let route = routes[match.routeIndex]

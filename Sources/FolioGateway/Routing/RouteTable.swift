@@ -92,6 +92,33 @@ public struct RouteTable: Sendable {
         return RouteMatch(routeIndex: chosen, parameters: parameters)
     }
 
+    /// What a request path found: a route, a refusal (400, of a route when it names one), or
+    /// nothing (the fallback's). `routeIndex` is the route whose answer it is, either way.
+    public enum Lookup: Sendable {
+        case matched(RouteMatch)
+        case refused(Refusal)
+        case unmatched
+
+        public var routeIndex: Int? {
+            switch self {
+            case .matched(let match): match.routeIndex
+            case .refused(let refusal): refusal.routeIndex
+            case .unmatched: nil
+            }
+        }
+    }
+
+    /// `match(rawPath:)` as a value: the gateway needs the route before it decides whether the
+    /// refusal or another one (a request limit) is the answer.
+    public func lookup(rawPath: Substring) -> Lookup {
+        do {
+            guard let match = try match(rawPath: rawPath) else { return .unmatched }
+            return .matched(match)
+        } catch {
+            return .refused(error)
+        }
+    }
+
     private func matches(_ pattern: RoutePattern, _ segments: [String]) -> Bool {
         for (segment, value) in zip(pattern.segments, segments) {
             switch segment {
