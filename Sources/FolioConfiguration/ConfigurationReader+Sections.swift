@@ -107,8 +107,9 @@ extension ConfigurationReader {
             }
         }
         if let e = fields["keyPrefix"], let text = string(e) { redis.keyPrefix = text }
-        if let e = fields["connectTimeout"], let d = duration(e) { redis.connectTimeout = d }
-        if let e = fields["commandTimeout"], let d = duration(e) { redis.commandTimeout = d }
+        // 0 would fail every connect or command: Redis would never be available.
+        if let e = fields["connectTimeout"], let d = positiveDuration(e) { redis.connectTimeout = d }
+        if let e = fields["commandTimeout"], let d = positiveDuration(e) { redis.commandTimeout = d }
         if let e = fields["localMaxBytes"], let n = atLeast(1, size(e), e) { redis.localMaxBytes = n }
         // Checked with the URL and the store (`sharedStore`): only `store: redis` reads them.
         for (key, path, _, _) in Configuration.RedisSettings.pemFiles {

@@ -72,6 +72,8 @@ struct ConfigurationSharedStoreTests {
             ("redis: { url: 'redis://' }", "the URL has no host"),
             ("redis: { localMaxBytes: 0 }", "must be at least 1"),
             ("redis: { commandTimeout: soon }", "duration"),
+            ("redis: { commandTimeout: 0s }", "must be greater than 0"),
+            ("redis: { connectTimeout: 0ms }", "must be greater than 0"),
             ("redis: { database: 1 }", "unknown key 'database'"),
             ("store: disk", "expected one of memory, redis"),
         ])
