@@ -51,7 +51,7 @@ struct Demo: AsyncParsableCommand {
             let text = path.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? template
             var configuration = try ConfigurationLoader.parse(
                 yaml: text.replacingOccurrences(of: DemoConfiguration.upstreamPlaceholder, with: upstreamAddress),
-                file: path ?? DemoConfiguration.file)
+                file: path ?? DemoConfiguration.file, environment: ProcessInfo.processInfo.environment)
             configuration.server.listen.port = port
             return configuration
         }

@@ -43,6 +43,14 @@ struct StartupExecutableTests {
         #expect(demo.stderr == "demo: --port must be 0 to 65535, got 70000\n")
     }
 
+    /// The demo reads the `FOLIO_*` variables as `serve` does (here `FOLIO_LOG_LEVEL`, whose
+    /// bad value stops it like a bad `logging.level`).
+    @Test func demoReadsTheEnvironmentAsServeDoes() throws {
+        let demo = try FolioProcess.runToEnd(["demo", "--port", "0"], environment: ["FOLIO_LOG_LEVEL": "loud"])
+        #expect(demo.status == 1)
+        #expect(demo.stderr.contains("FOLIO_LOG_LEVEL"), "\(demo.stderr)")
+    }
+
     /// `FOLIO_CONFIG=` (set, empty, as a manifest may leave it) names no file: the default
     /// `config/folio.yaml` is read.
     @Test func anEmptyFolioConfigVariableFallsBackToTheDefaultFile() throws {

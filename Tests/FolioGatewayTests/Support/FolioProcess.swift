@@ -35,9 +35,14 @@ final class FolioProcess: Sendable {
         process.standardError = stderr
         process.standardOutput = stdout
         try process.run()
+        // A command expected to stop that serves instead (the test then fails on its status)
+        // must not hang the test run.
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.cancel()
         return (process.terminationStatus, errors, output)
     }
 
