@@ -81,6 +81,9 @@ extension Configuration {
         /// checked like `caFile`, and the key against the certificate when the store is built.
         public var certFile: String?
         public var keyFile: String?
+        /// Where `caFile`, `certFile` and `keyFile` stand in the file, for the problems the TLS
+        /// library finds in those files after loading (`startupProblems`).
+        public var filePositions = KeyPositions()
 
         /// The keys that name PEM files, in the order they are checked: what each holds.
         static var pemFiles:
@@ -95,4 +98,23 @@ extension Configuration {
 
         public init() {}
     }
+}
+
+/// Where keys stand in the config file, by key name, for problems found after loading. Not part
+/// of what the settings say: settings that differ only in where their keys stand are equal (a
+/// reload that moves a line changes nothing).
+public struct KeyPositions: Sendable, Equatable {
+    /// 1-based, as `ConfigurationProblem` counts.
+    public struct Position: Sendable, Equatable {
+        public let line: Int
+        public let column: Int
+    }
+
+    var positions: [String: Position] = [:]
+
+    public init() {}
+
+    public subscript(key: String) -> Position? { positions[key] }
+
+    public static func == (_: Self, _: Self) -> Bool { true }
 }

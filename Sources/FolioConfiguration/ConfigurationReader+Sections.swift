@@ -116,6 +116,7 @@ extension ConfigurationReader {
             if let e = fields[key], let text = nullableString(e) {
                 redis[keyPath: path] = text
                 redisFileLocations[key] = e.location
+                redis.filePositions.positions[key] = .init(line: e.location.line, column: e.location.column)
             }
         }
         return redis

@@ -14,6 +14,8 @@ struct Serve: AsyncParsableCommand {
         tuneAllocator()
         let path = configPath(config)
         let configuration = loadOrFail(path)
+        // The PEM files the TLS library cannot use, said as `validate` says them.
+        if let problem = startupProblems(configuration, file: path).first { fail(problem.description) }
         let logger = makeLogger(configuration)
         let server: FolioServer
         do {

@@ -21,11 +21,9 @@ struct Validate: ParsableCommand {
             throw ExitCode(1)
         }
         // What `serve` would refuse at start beyond the file's own checks.
-        let problems = startupProblems(configuration)
+        let problems = startupProblems(configuration, file: path)
         guard problems.isEmpty else {
-            for problem in problems {
-                FileHandle.standardError.write(Data((ConfigurationProblem.oneLine("\(path): \(problem)") + "\n").utf8))
-            }
+            for problem in problems { FileHandle.standardError.write(Data((problem.description + "\n").utf8)) }
             throw ExitCode(1)
         }
         // SPEC 8: `ok: 1 routes` keeps the plural, for scripts that parse the line.

@@ -157,7 +157,9 @@ struct ConfigurationSharedStoreTests {
         let error = #expect(throws: (any Error).self) {
             _ = try buildApplication(configuration: configuration, logger: quietLogger)
         }
-        #expect(startupProblems(configuration) == [try #require(error.map { "\($0)" })])
+        #expect(
+            startupProblems(configuration, file: "t.yaml").map { "\($0.path): \($0.message)" }
+                == [try #require(error.map { "\($0)" })])
 
         // `folio validate` says so too, and exits 1.
         let file = directory.appendingPathComponent("folio.yaml")
@@ -165,7 +167,15 @@ struct ConfigurationSharedStoreTests {
             to: file, atomically: true, encoding: .utf8)
         let (status, output, _) = try FolioProcess.validate(file)
         #expect(status == 1)
-        #expect(output.hasPrefix("\(file.path): cache.redis.caFile: \(bundle): a certificate in it cannot be parsed"))
+        // SPEC 1's problem line, at the key (line 5, column 5 of the file).
+        #expect(
+            output.hasPrefix("\(file.path):5:5: cache.redis.caFile: \(bundle): a certificate in it cannot be parsed"),
+            "\(output)")
+        #expect(output.filter { $0 == "\n" }.count == 1)
+        // `serve` stops on it with the same line, before it starts anything.
+        let serve = try FolioProcess.runToEnd(["serve", "--config", file.path])
+        #expect(serve.status == 1)
+        #expect(serve.stderr == output, "\(serve.stderr)")
         #expect(
             error.map { "\($0)" }?.hasPrefix("cache.redis.caFile: \(bundle): a certificate in it cannot be parsed")
                 == true)
@@ -239,20 +249,38 @@ struct ConfigurationSharedStoreTests {
                         + "  certFile: '\(tls.clientCertificate.chain)'\n  keyFile: '\(keyFile)'"),
                 file: "t.yaml")
         }
-        #expect(startupProblems(try configuration(keyFile: tls.clientCertificate.key)) == [])
+        #expect(startupProblems(try configuration(keyFile: tls.clientCertificate.key), file: "t.yaml") == [])
         for (keyFile, problem) in [
             (tls.keyFile, "not the private key of certFile's certificate"),
             (garbled, "the private key cannot be parsed"),
         ] {
             let wrong = try configuration(keyFile: keyFile)
-            let problems = startupProblems(wrong)
+            let problems = startupProblems(wrong, file: "t.yaml").map(\.description)
             #expect(problems.count == 1)
-            #expect(problems.first?.hasPrefix("cache.redis.keyFile: \(keyFile): \(problem) (") == true, "\(problems)")
+            // At the key: `keyFile` is on line 7 of the file, indented by 4.
+            #expect(
+                problems.first?.hasPrefix("t.yaml:7:5: cache.redis.keyFile: \(keyFile): \(problem) (") == true,
+                "\(problems)")
             let error = #expect(throws: (any Error).self) {
                 _ = try buildApplication(configuration: wrong, logger: quietLogger)
             }
-            #expect(error.map { "\($0)" } == problems.first)
+            #expect(error.map { "t.yaml:7:5: \($0)" } == problems.first)
         }
+    }
+
+    /// Where the PEM keys stand is kept for problem lines, but is no setting: a reload of a file
+    /// whose keys only moved does not see `cache.redis` changed (which would need a restart).
+    @Test func whereAFileKeyStandsIsNoSetting() throws {
+        let directory = try Self.directoryWithABundle()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("ca.pem").path
+        let first = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  url: rediss://r:1\n  caFile: '\(bundle)'"), file: "t.yaml")
+        let moved = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  caFile: '\(bundle)'\n  url: rediss://r:1"), file: "t.yaml")
+        #expect(first.cache.redis.filePositions["caFile"]?.line == 5)
+        #expect(moved.cache.redis.filePositions["caFile"]?.line == 4)
+        #expect(first.cache.redis == moved.cache.redis)
     }
 
     @Test func aRouteCannotChooseAStore() {

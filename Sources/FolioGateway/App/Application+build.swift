@@ -40,15 +40,20 @@ public struct FolioServer: Sendable {
 
 /// What `buildApplication` would refuse in a configuration the loader accepted (the
 /// configuration target has no TLS library): a `cache.redis` PEM file with a certificate or
-/// key that does not parse, or a key that is not its certificate's. `folio validate` reports
-/// them too.
-public func startupProblems(_ configuration: Configuration) -> [String] {
+/// key that does not parse, or a key that is not its certificate's. `folio serve` checks them
+/// before it builds, and `folio validate` reports them, each as a problem of `file` at the key.
+public func startupProblems(_ configuration: Configuration, file: String) -> [ConfigurationProblem] {
     guard configuration.cache.store == .redis, configuration.cache.redis.url?.tls == true else { return [] }
     do {
         _ = try SharedSnapshotStore.tls(configuration.cache.redis)
         return []
     } catch {
-        return [error.description]
+        let position = configuration.cache.redis.filePositions[error.key]
+        return [
+            ConfigurationProblem(
+                file: file, line: position?.line ?? 1, column: position?.column ?? 1, path: "cache.redis.\(error.key)",
+                message: "\(error.file): \(error.problem)")
+        ]
     }
 }
 
