@@ -22,6 +22,31 @@ struct AdminEndpointsTests {
         }
     }
 
+    /// The admin listener keeps HTTP's framing rules as the client listener does: an HTTP/1.1
+    /// request without `Host` (RFC 9112 3.2), or with two, is a 400 problem; an HTTP/1.0 one is
+    /// answered and closed, as it asked.
+    @Test(arguments: [
+        ("GET /livez HTTP/1.1\r\n\r\n", "HTTP/1.1 400", "bad-framing"),
+        ("GET /livez HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "HTTP/1.1 400", "bad-framing"),
+        ("POST /purge?route=objects HTTP/1.1\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 400", "bad-framing"),
+        ("GET /livez HTTP/1.1\r\nHost: a\r\n\r\n", "HTTP/1.1 200", "ok"),
+        ("GET /livez HTTP/1.0\r\n\r\n", "HTTP/1.1 200", "ok"),
+    ])
+    func framingIsCheckedOnTheAdminListenerToo(_ request: String, _ status: String, _ text: String) async throws {
+        try await withTestUpstream({ _ in .json("[]") }) { upstream in
+            _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
+                let connection = try await RawConnection.open(port: folio.adminPort)
+                try await connection.send(request)
+                #expect(await connection.waitFor(text), "\(connection.received)")
+                #expect(connection.received.hasPrefix(status), "\(connection.received)")
+                if request.hasSuffix("HTTP/1.0\r\n\r\n") {
+                    #expect(await connection.waitForClose(limit: .seconds(5)), "an HTTP/1.0 answer closes")
+                }
+                await connection.close()
+            }
+        }
+    }
+
     @Test func livezDoesNotDependOnTheUpstream() async throws {
         // An upstream that refuses connections: the process is still alive.
         let refusing = try RefusingPort()

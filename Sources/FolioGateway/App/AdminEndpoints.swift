@@ -2,6 +2,7 @@ import Crypto
 import FolioConfiguration
 import FolioEngine
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -19,6 +20,9 @@ enum AdminEndpoints {
         onServerRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
         let router = Router(context: GatewayContext.self)
+        // What the client listener refuses before any route (RFC 9112 3.2 and 6.1: no `Host`
+        // in HTTP/1.1, two of them, an unknown transfer coding) is refused here too.
+        router.add(middleware: FramingCheck())
         router.get("livez") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("readyz") { _, _ in
             readiness.isReady
@@ -54,11 +58,28 @@ enum AdminEndpoints {
         }
         return Application(
             router: router,
+            server: HTTPServerBuilder { respond in VersionAwareHTTP1Channel(http1: HTTP1Channel(responder: respond)) },
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
+    }
+
+    /// `RequestFraming.check` as a middleware: its problem answer instead of the endpoint's.
+    struct FramingCheck: RouterMiddleware {
+        typealias Context = GatewayContext
+
+        func handle(
+            _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
+        ) async throws -> Response {
+            do {
+                try RequestFraming.check(request.head)
+            } catch {
+                return Problem.response(error)
+            }
+            return try await next(request, context)
+        }
     }
 
     static func purge(_ request: Request, context: GatewayContext, gateway: Gateway) async -> Response {

@@ -1,3 +1,5 @@
+import HummingbirdCore
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -60,5 +62,32 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         else { return context.write(data, promise: promise) }
         head.headers.replaceOrAdd(name: "connection", value: quiescing ? "close" : "keep-alive")
         context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+}
+
+extension HTTP10Handler {
+    /// Puts a handler right after the HTTP/1 decoder of a Hummingbird HTTP/1.1 child channel.
+    static func addAfterDecoder(of pipeline: ChannelPipeline.SynchronousOperations) throws {
+        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        try pipeline.addHandler(HTTP10Handler(), position: .after(decoder))
+    }
+}
+
+/// Hummingbird's HTTP/1.1 child channel with an `HTTP10Handler` after its decoder: the admin
+/// listener's, which has no front door or kept answers but the same HTTP/1.0 and `Host` rules.
+struct VersionAwareHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let http1: HTTP1Channel
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try HTTP10Handler.addAfterDecoder(of: channel.pipeline.syncOperations)
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http1.handle(value: value, logger: logger)
     }
 }

@@ -161,8 +161,7 @@ struct KeptAnswerChannel: ServerChildChannel {
             // Before the response encoder, which comes before the decoder: its answers are bytes.
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
             try pipeline.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout), position: .before(encoder))
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(HTTP10Handler(), position: .after(decoder))
+            try HTTP10Handler.addAfterDecoder(of: pipeline)
             return value
         }
     }
