@@ -144,7 +144,9 @@ extension ConfigurationReader {
     /// kind, for a `rediss://` URL; a certificate and its key come together.
     private mutating func checkPEMFiles(_ redis: Configuration.RedisSettings) {
         func location(_ key: String) -> ConfigLocation {
-            redisFileLocations[key] ?? ConfigLocation(path: "cache.redis.\(key)", line: 1, column: 1)
+            let position = redis.filePositions[key]
+            return ConfigLocation(
+                path: "cache.redis.\(key)", line: position?.line ?? 1, column: position?.column ?? 1)
         }
         for (key, path, kind, holding) in Configuration.RedisSettings.pemFiles {
             guard let file = redis[keyPath: path] else { continue }

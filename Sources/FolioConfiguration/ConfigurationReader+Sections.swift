@@ -115,7 +115,6 @@ extension ConfigurationReader {
         for (key, path, _, _) in Configuration.RedisSettings.pemFiles {
             if let e = fields[key], let text = nullableString(e) {
                 redis[keyPath: path] = text
-                redisFileLocations[key] = e.location
                 redis.filePositions.positions[key] = .init(line: e.location.line, column: e.location.column)
             }
         }

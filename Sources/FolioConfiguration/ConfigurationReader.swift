@@ -67,9 +67,6 @@ struct ConfigurationReader {
     /// Where `cache.maxBytes: auto` looks for the cgroup tree (`/`; `FOLIO_CGROUP_ROOT` moves
     /// it, for tests and unusual mounts).
     var cgroupRoot = "/"
-    /// Where `cache.redis`'s PEM files (`caFile`, `certFile`, `keyFile`) were read, by key:
-    /// they are checked with the URL and the store, after the environment's URL (`sharedStore`).
-    var redisFileLocations: [String: ConfigLocation] = [:]
     /// Where `cache.store` was read: a Redis store without a URL is reported there.
     var storeLocation: ConfigLocation?
     /// Every mapping read so far, for `reportUnknownKeys`.
