@@ -61,6 +61,9 @@ struct Demo: AsyncParsableCommand {
         } catch {
             fail(oneLine(error, path: path ?? DemoConfiguration.file))
         }
+        if let problem = startupProblems(configuration, file: path ?? DemoConfiguration.file).first {
+            fail(problem.description)
+        }
         let logger = makeLogger(configuration)
         let adminPort = Port()
         let server: FolioServer
