@@ -28,6 +28,7 @@ import Testing
         let process = Process()
         process.executableURL = try FolioProcess.executable()
         process.arguments = ["demo", "--port", "0"]
+        process.environment = FolioProcess.ownEnvironment([:])
         process.currentDirectoryURL = directory
         let output = Mutex("")
         let errors = Mutex("")

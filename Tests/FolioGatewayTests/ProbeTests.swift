@@ -162,6 +162,7 @@ struct ProbeTests {
                 let process = Process()
                 process.executableURL = try FolioProcess.executable()
                 process.arguments = ["probe", "--config", file.path] + arguments
+                process.environment = FolioProcess.ownEnvironment([:])
                 process.standardError = Pipe()
                 return try await ChildProcess.output(of: process)
             }

@@ -28,7 +28,7 @@ final class FolioProcess: Sendable {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ownEnvironment(environment)
         if let directory { process.currentDirectoryURL = directory }
         let stderr = Pipe()
         let stdout = Pipe()
@@ -44,6 +44,12 @@ final class FolioProcess: Sendable {
         process.waitUntilExit()
         watchdog.cancel()
         return (process.terminationStatus, errors, output)
+    }
+
+    /// This process's environment without the `FOLIO_*` variables a developer's shell may hold
+    /// (every command reads them), plus the test's own.
+    static func ownEnvironment(_ environment: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FOLIO_") }.merging(environment) { $1 }
     }
 
     /// `.build/debug/folio`, beside the test bundle (`swift build` builds it before `swift test`),
@@ -98,11 +104,7 @@ final class FolioProcess: Sendable {
         process = Process()
         process.executableURL = try Self.executable()
         process.arguments = ["serve", "--config", configFile.path]
-        var env = ProcessInfo.processInfo.environment
-        env["FOLIO_LOG_LEVEL"] = nil
-        env["FOLIO_ADMIN_TOKEN"] = nil
-        env.merge(environment) { _, new in new }
-        process.environment = env
+        process.environment = Self.ownEnvironment(environment)
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
