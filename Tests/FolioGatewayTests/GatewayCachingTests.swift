@@ -38,39 +38,34 @@ import Testing
         }
     }
 
-    /// `Age` counts the upstream's own `Age` too (RFC 9111 4.2.3), as the freshness does.
-    @Test func ageAddsTheUpstreamsAge() async throws {
-        let clock = TestClock()
-        try await withTestUpstream({ _ in Self.reply([("Cache-Control", "max-age=100"), ("Age", "40")]) }) {
-            upstream in
-            try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: Self.noStale), now: clock.now) {
-                client, _ in
-                let first = try await client.execute(uri: "/objects", method: .get)
-                #expect(first.header("Age") == nil, "a miss is not answered from the cache")
-                clock.advance(.seconds(30))
-                let hit = try await client.execute(uri: "/objects", method: .get)
-                #expect(hit.header("Cache-Status") == "folio; hit; ttl=30")
-                #expect(hit.header("Age") == "70")
-            }
-        }
-    }
-
-    /// A stale answer (here on an upstream error) counts the upstream's `Age` as a hit does.
-    @Test func staleAnswersCountTheUpstreamsAgeToo() async throws {
+    /// `Age` counts the upstream's own `Age` too (RFC 9111 4.2.3), as the freshness does: on a
+    /// hit, and on a stale answer (here to an upstream error, with the upstream failing).
+    @Test(
+        arguments: [
+            (40, GatewayCachingTests.noStale, 30, false, "folio; hit; ttl=30", "70"),
+            (
+                90, "cache: { staleWhileRevalidate: 0s, staleIfError: 60s }", 20, true,
+                "folio; fwd=stale; fwd-status=503; ttl=-10", "110"
+            ),
+        ] as [(Int, String, Int, Bool, String, String)])
+    func ageAddsTheUpstreamsAge(
+        _ upstreamAge: Int, route: String, later: Int, failing failsLater: Bool, status: String, age: String
+    ) async throws {
         let clock = TestClock()
         let failing = Mutex(false)
         try await withTestUpstream({ _ in
             failing.withLock { $0 }
-                ? .json("down", status: 503) : Self.reply([("Cache-Control", "max-age=100"), ("Age", "90")])
+                ? .json("down", status: 503)
+                : Self.reply([("Cache-Control", "max-age=100"), ("Age", "\(upstreamAge)")])
         }) { upstream in
-            let route = "cache: { staleWhileRevalidate: 0s, staleIfError: 60s }"
             try await withGateway(gatewayYAML(upstream: upstream.baseURL, route: route), now: clock.now) { client, _ in
-                _ = try await client.execute(uri: "/objects", method: .get)
-                failing.withLock { $0 = true }
-                clock.advance(.seconds(20))
-                let stale = try await client.execute(uri: "/objects", method: .get)
-                #expect(stale.header("Cache-Status") == "folio; fwd=stale; fwd-status=503; ttl=-10")
-                #expect(stale.header("Age") == "110")
+                let first = try await client.execute(uri: "/objects", method: .get)
+                #expect(first.header("Age") == nil, "a miss is not answered from the cache")
+                failing.withLock { $0 = failsLater }
+                clock.advance(.seconds(later))
+                let answer = try await client.execute(uri: "/objects", method: .get)
+                #expect(answer.header("Cache-Status") == status)
+                #expect(answer.header("Age") == age)
             }
         }
     }
