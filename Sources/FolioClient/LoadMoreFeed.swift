@@ -4,7 +4,10 @@ import Foundation
 /// `hasMore` is false (infinite scroll without a known end).
 ///
 /// A failed step leaves the feed as it was, so calling `loadMore()` again asks the same page:
-/// no item is skipped or appended twice. Calls that overlap share one request.
+/// no item is skipped or appended twice. Calls that overlap share one request: the call that
+/// started it returns the page's items, the others wait for it and return `[]`, so
+/// `rows += try await feed.loadMore()` from two triggers (a scroll and a button) adds each item
+/// once. Cancelling a caller does not cancel the shared request.
 public actor LoadMoreFeed<Element: Decodable & Sendable> {
     public let endpoint: ListEndpoint
     public let pageSize: Int
@@ -22,10 +25,14 @@ public actor LoadMoreFeed<Element: Decodable & Sendable> {
         self.pageSize = pageSize
     }
 
-    /// Loads the next page and returns its items (already appended to `items`); `[]` at the end.
+    /// Loads the next page and returns its items (already appended to `items`); `[]` at the end,
+    /// and to a call that joined another's request (that call returns the items).
     @discardableResult
     public func loadMore() async throws -> [Element] {
-        if let inFlight { return try await inFlight.value.items }
+        if let inFlight {
+            _ = try await inFlight.value
+            return []
+        }
         guard hasMore else { return [] }
         let url = next ?? endpoint.pageURL(offset: 0, limit: pageSize, snapshot: nil)
         let endpoint = endpoint

@@ -56,6 +56,29 @@ import Testing
         }
     }
 
+    /// Two triggers call `loadMore()` at once: one request, its items returned once (to the call
+    /// that started it; the other gets `[]`), so `rows += loadMore()` holds each item once.
+    @Test func overlappingLoadMoreCallsReturnEachItemOnce() async throws {
+        let (body, items) = upstreamItems(45)
+        let sorted = sortedByName(items)
+        try await withTestUpstream({ _ in .json(body) }) { upstream in
+            try await withClientGateway(clientYAML(upstream: upstream.baseURL)) { objects, requests in
+                let gate = GateTransport()
+                let feed = LoadMoreFeed<Item>(endpoint: ListEndpoint(url: objects, transport: gate), pageSize: 20)
+                let first = Task { try await feed.loadMore() }
+                #expect(await eventually { gate.held == 1 })
+                let second = Task { try await feed.loadMore() }
+                // Time for the second call to reach the feed and join the held request.
+                try await Task.sleep(for: .milliseconds(200))
+                gate.setOpen(true)
+                let rows = try await first.value + second.value
+                #expect(rows == Array(sorted.prefix(20)))
+                #expect(await feed.items == rows)
+                #expect(requests.count() == 1)
+            }
+        }
+    }
+
     /// The answer of the third page is lost after Folio sent it; the retry asks the same page
     /// again and the feed ends with every item once, in order.
     @Test func loadMoreRetriesAFailedStepWithoutDuplicates() async throws {
