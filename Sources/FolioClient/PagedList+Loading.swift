@@ -4,12 +4,17 @@ import Synchronization
 extension PagedList {
     /// Everything the lock guards.
     struct State: Sendable {
+        /// Items per request (`PagedList.pageSize`).
+        var pageSize: Int
         var count = 0
         var snapshot: String?
         /// Bumped by each reset: answers of an older generation are dropped.
         var generation = 0
         var pages: [Int: [Element]] = [:]
         var loading: [Int: Load] = [:]
+        /// Pages whose load failed in this generation, not asked again until
+        /// `retryFailedPages()` or until they leave the window.
+        var failed: Set<Int> = []
         /// Pages wanted and not yet started, in load order.
         var queue: [Int] = []
         /// The pages of the last visible range plus margin, in load order.
@@ -18,14 +23,7 @@ extension PagedList {
         var nextLoad = 0
         var statistics = PagedListStatistics()
 
-        func pageCount(_ pageSize: Int) -> Int { (count + pageSize - 1) / pageSize }
-
-        /// Takes the first page of a (new) snapshot.
-        mutating func start(_ page: Page<Element>) {
-            count = page.totalCount
-            snapshot = page.snapshot
-            pages = [0: page.items]
-        }
+        var pageCount: Int { (count + pageSize - 1) / pageSize }
     }
 
     struct Load: Sendable {
@@ -40,7 +38,8 @@ extension PagedList {
             guard state.pages[page] == nil, state.loading[page] == nil else { continue }
             let id = state.nextLoad
             state.nextLoad += 1
-            let url = endpoint.pageURL(offset: page * pageSize, limit: pageSize, snapshot: state.snapshot)
+            let url = endpoint.pageURL(
+                offset: page * state.pageSize, limit: state.pageSize, snapshot: state.snapshot)
             let generation = state.generation
             state.statistics.started += 1
             let task = Task { await self.load(page, url: url, id: id, generation: generation) }
@@ -52,30 +51,55 @@ extension PagedList {
     private func load(_ page: Int, url: URL, id: Int, generation: Int) async {
         do {
             let answer: Page<Element> = try await endpoint.page(url)
-            let range = page * pageSize..<(page * pageSize + answer.items.count)
-            let kept = state.withLock { state in
+            state.withLock { state in
                 finish(page, id: id, in: &state)
-                guard generation == state.generation else { return false }
+                guard generation == state.generation else { return }
                 state.pages[page] = answer.items
                 state.statistics.loaded += 1
-                return true
+                // Under the lock, so changes come in the order they happened (never a page of
+                // an old snapshot after its `.reset`).
+                continuation.yield(.pageLoaded(page * state.pageSize..<(page * state.pageSize + answer.items.count)))
             }
-            if kept { continuation.yield(.pageLoaded(range)) }
         } catch is CancellationError {
             // Counted by `setVisibleRange`, which cancelled it.
             state.withLock { finish(page, id: id, in: &$0) }
         } catch let error as ClientError where error.code == .snapshotGone {
             state.withLock { finish(page, id: id, in: &$0) }
-            await reset(after: error, generation: generation)
+            // In a task of its own: the window moving on cancels this page's task, which must
+            // not cancel the list's reset.
+            Task { await self.reset(after: error, generation: generation) }
         } catch {
             let failure = error as? ClientError ?? .transport(error)
-            let current = state.withLock { state in
+            state.withLock { state in
                 finish(page, id: id, in: &state)
                 state.statistics.failed += 1
-                return generation == state.generation
+                guard generation == state.generation else { return }
+                state.failed.insert(page)
+                continuation.yield(.pageFailed(page: page, error: failure))
             }
-            if current { continuation.yield(.pageFailed(page: page, error: failure)) }
         }
+    }
+
+    /// Takes the first page of a (new) snapshot, asked with `asked` items: a new generation
+    /// (loads of the old one are cancelled, their answers dropped), its count and token, and
+    /// the page size the route served (smaller than asked when its `maxPageSize` is); reports
+    /// `.reset(count:)` when it replaces a list, then asks again for the pages of the window.
+    func install(_ page: Page<Element>, asked: Int, in state: inout State) {
+        for load in state.loading.values { load.task.cancel() }
+        state.loading = [:]
+        // The first `load()` installs generation 1; any later install replaces a list.
+        let replaces = state.generation > 0
+        state.generation += 1
+        state.resetting = false
+        state.failed = []
+        state.count = page.totalCount
+        state.snapshot = page.snapshot
+        let served = page.items.count
+        state.pageSize = served > 0 && served < asked && served < page.totalCount ? served : asked
+        state.pages = [0: page.items]
+        state.queue = state.window.filter { $0 < state.pageCount }
+        if replaces { continuation.yield(.reset(count: state.count)) }
+        pump(&state)
     }
 
     /// Forgets load `id` of `page` (unless a newer load replaced it) and starts the next one.
@@ -87,37 +111,35 @@ extension PagedList {
     /// SPEC 3.4: the snapshot is gone; start over from the current one (the token of the 410's
     /// `Link rel="first"`), drop every page of the old one and report the new count.
     private func reset(after gone: ClientError, generation: Int) async {
-        let starts = state.withLock { state in
-            guard generation == state.generation, !state.resetting else { return false }
+        let asked = state.withLock { state -> Int? in
+            guard generation == state.generation, !state.resetting else { return nil }
             state.resetting = true
             for load in state.loading.values { load.task.cancel() }
             state.loading = [:]
             state.statistics.started += 1
-            return true
+            return state.pageSize
         }
-        guard starts else { return }
+        guard let asked else { return }
         let token = gone.first.flatMap(Links.snapshot(in:))
         do {
             let page: Page<Element> = try await endpoint.page(
-                endpoint.pageURL(offset: 0, limit: pageSize, snapshot: token))
-            let count = state.withLock { state in
-                state.start(page)
-                state.generation += 1
-                state.resetting = false
+                endpoint.pageURL(offset: 0, limit: asked, snapshot: token))
+            state.withLock { state in
+                // The same rows, now from the new snapshot.
+                install(page, asked: asked, in: &state)
                 state.statistics.loaded += 1
                 state.statistics.resets += 1
-                // The same rows, now from the new snapshot.
-                state.queue = state.window.filter { $0 < state.pageCount(pageSize) }
-                pump(&state)
-                return state.count
             }
-            continuation.yield(.reset(count: count))
         } catch {
+            // The list stays on the old snapshot; pages still queued are asked (a 410 of one
+            // tries the reset again), the others when touched or scrolled to again, so a
+            // failing server is not asked in a loop.
             state.withLock { state in
                 state.resetting = false
                 state.statistics.failed += 1
+                continuation.yield(.pageFailed(page: 0, error: error as? ClientError ?? .transport(error)))
+                pump(&state)
             }
-            continuation.yield(.pageFailed(page: 0, error: error as? ClientError ?? .transport(error)))
         }
     }
 }

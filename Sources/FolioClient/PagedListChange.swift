@@ -2,10 +2,11 @@
 public enum PagedListChange: Sendable, Equatable {
     /// These indexes now have elements (reload those rows).
     case pageLoaded(Range<Int>)
-    /// The list was replaced: its snapshot expired (410) and it now shows the current snapshot,
-    /// with this count. Reload everything.
+    /// The list was replaced: its snapshot expired (410), or `load()` was called again, and it
+    /// now shows the current snapshot, with this count. Reload everything.
     case reset(count: Int)
-    /// A page could not be loaded; touching one of its rows again retries it.
+    /// A page could not be loaded. It is asked again by `retryFailedPages()`, or when it comes
+    /// back into the window after leaving it; touching its rows does not retry it.
     case pageFailed(page: Int, error: ClientError)
     /// A page's request was cancelled because the page left the visible window plus margin.
     case pageCancelled(page: Int)

@@ -9,7 +9,8 @@ import Foundation
 /// Every request the client makes goes through this, so an app can add headers (auth, tracing),
 /// log, or answer from a fixture in tests. Implementations must stop the request when the calling
 /// task is cancelled and then throw `CancellationError` (or `URLError(.cancelled)`): the paged list
-/// relies on that to drop pages scrolled past.
+/// relies on that to drop pages scrolled past. The list cancels while it holds its lock, so a
+/// cancellation handler must not call back into the list (`count`, its subscript).
 public protocol Transport: Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }

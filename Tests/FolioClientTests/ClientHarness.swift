@@ -38,7 +38,9 @@ func sortedByName(_ items: [Item]) -> [Item] {
 }
 
 /// The config of the tests' one route `/objects`, sorted and sectioned by `name`.
-func clientYAML(upstream: String, dialect: String = "folio", cache: String = "{}", envelope: Bool = true) -> String {
+func clientYAML(
+    upstream: String, dialect: String = "folio", cache: String = "{}", envelope: Bool = true, maxPageSize: Int = 500
+) -> String {
     """
     server:
       listen: 127.0.0.1:0
@@ -52,6 +54,8 @@ func clientYAML(upstream: String, dialect: String = "folio", cache: String = "{}
         groupable: [category]
         dialect: \(dialect)
         envelope: \(envelope)
+        pageSize: \(min(25, maxPageSize))
+        maxPageSize: \(maxPageSize)
         cache: \(cache)
     """
 }

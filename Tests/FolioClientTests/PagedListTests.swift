@@ -56,7 +56,7 @@ import Testing
                 var loaded: Set<Int> = [0]
                 for (frame, top) in tops.enumerated() {
                     let visible = top..<min(top + 10, 2000)
-                    let window = list.window(for: visible, count: list.count)
+                    let window = list.window(for: visible, count: list.count, pageSize: list.pageSize)
                     let rests = frame % 4 == 3 || frame == tops.count - 1
                     if rests {
                         // Moving cancels the last frame's waiting requests; then the rest lets

@@ -20,10 +20,15 @@ final class GateTransport: Transport {
     }
 
     private let inner: any Transport
+    private let holds: @Sendable (URLRequest) -> Bool
     private let state = Mutex(State())
 
-    init(_ inner: any Transport = URLSessionTransport()) {
+    /// - Parameter holds: which requests wait at the gate; the others pass at once.
+    init(
+        _ inner: any Transport = URLSessionTransport(), holds: @escaping @Sendable (URLRequest) -> Bool = { _ in true }
+    ) {
         self.inner = inner
+        self.holds = holds
     }
 
     /// Requests waiting at the gate.
@@ -42,6 +47,7 @@ final class GateTransport: Transport {
     }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        guard holds(request) else { return try await inner.send(request) }
         let id = state.withLock { state in
             state.next += 1
             return state.next
@@ -88,6 +94,31 @@ final class FailOnceTransport: Transport {
         let answer = try await inner.send(request)
         if number == failing { throw URLError(.networkConnectionLost) }
         return answer
+    }
+}
+
+/// Fails the requests `failing` picks with a transport error while `failing` says so, and
+/// counts every request by its URL's query (`offset=20&…`).
+final class FailingTransport: Transport {
+    private let inner: any Transport
+    private let failing: Mutex<@Sendable (URLRequest) -> Bool>
+    private let queries = Mutex<[String]>([])
+
+    init(_ inner: any Transport = URLSessionTransport(), failing: @escaping @Sendable (URLRequest) -> Bool) {
+        self.inner = inner
+        self.failing = Mutex(failing)
+    }
+
+    /// Stops failing.
+    func heal() { failing.withLock { $0 = { _ in false } } }
+
+    /// Requests sent whose query contains `text`.
+    func sent(containing text: String) -> Int { queries.withLock { $0.filter { $0.contains(text) }.count } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        queries.withLock { $0.append(request.url?.query ?? "") }
+        if failing.withLock({ $0 })(request) { throw URLError(.cannotConnectToHost) }
+        return try await inner.send(request)
     }
 }
 
