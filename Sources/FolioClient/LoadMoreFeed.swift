@@ -25,23 +25,31 @@ public actor LoadMoreFeed<Element: Decodable & Sendable> {
         self.pageSize = pageSize
     }
 
+    /// Calls that joined another's request, for tests.
+    private(set) var joined = 0
+
     /// Loads the next page and returns its items (already appended to `items`); `[]` at the end,
-    /// and to a call that joined another's request (that call returns the items).
+    /// and to a call that joined another's request (that call returns the items; `items` holds
+    /// them when either returns). Tell the end by `hasMore`, not by an empty answer.
     @discardableResult
     public func loadMore() async throws -> [Element] {
         if let inFlight {
+            joined += 1
             _ = try await inFlight.value
             return []
         }
         guard hasMore else { return [] }
         let url = next ?? endpoint.pageURL(offset: 0, limit: pageSize, snapshot: nil)
         let endpoint = endpoint
-        let task = Task { () async throws -> Page<Element> in try await endpoint.page(url) }
+        // The request appends its page itself, before any waiting call resumes.
+        let task = Task { () async throws -> Page<Element> in
+            let page: Page<Element> = try await endpoint.page(url)
+            self.append(page)
+            return page
+        }
         inFlight = task
         defer { inFlight = nil }
-        let page = try await task.value
-        append(page)
-        return page.items
+        return try await task.value.items
     }
 
     private func append(_ page: Page<Element>) {

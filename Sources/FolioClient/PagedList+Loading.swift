@@ -19,7 +19,12 @@ extension PagedList {
         var queue: [Int] = []
         /// The pages of the last visible range plus margin, in load order.
         var window: [Int] = []
+        /// The last visible range (`setVisibleRange`), for a window in a new page size.
+        var visible: Range<Int>?
         var resetting = false
+        /// The 410 whose reset failed: the list stays on the old snapshot and asks nothing
+        /// until `retryFailedPages()` tries the reset again (or `load()`).
+        var failedReset: ClientError?
         var nextLoad = 0
         var statistics = PagedListStatistics()
 
@@ -33,7 +38,9 @@ extension PagedList {
 
     /// Starts queued pages while fewer than `maxConcurrentLoads` are in flight.
     func pump(_ state: inout State) {
-        while state.loading.count < maxConcurrentLoads, !state.resetting, !state.queue.isEmpty {
+        while state.loading.count < maxConcurrentLoads, !state.resetting, state.failedReset == nil,
+            !state.queue.isEmpty
+        {
             let page = state.queue.removeFirst()
             guard state.pages[page] == nil, state.loading[page] == nil else { continue }
             let id = state.nextLoad
@@ -91,11 +98,15 @@ extension PagedList {
         let replaces = state.generation > 0
         state.generation += 1
         state.resetting = false
+        state.failedReset = nil
         state.failed = []
         state.count = page.totalCount
         state.snapshot = page.snapshot
         let served = page.items.count
         state.pageSize = served > 0 && served < asked && served < page.totalCount ? served : asked
+        if let visible = state.visible {
+            state.window = window(for: visible, count: state.count, pageSize: state.pageSize)
+        }
         state.pages = [0: page.items]
         state.queue = state.window.filter { $0 < state.pageCount }
         if replaces { continuation.yield(.reset(count: state.count)) }
@@ -109,11 +120,13 @@ extension PagedList {
     }
 
     /// SPEC 3.4: the snapshot is gone; start over from the current one (the token of the 410's
-    /// `Link rel="first"`), drop every page of the old one and report the new count.
-    private func reset(after gone: ClientError, generation: Int) async {
+    /// `Link rel="first"`), drop every page of the old one and report the new count. An answer
+    /// that comes after a newer list was installed (`load()` meanwhile) is dropped.
+    func reset(after gone: ClientError, generation: Int) async {
         let asked = state.withLock { state -> Int? in
             guard generation == state.generation, !state.resetting else { return nil }
             state.resetting = true
+            state.failedReset = nil
             for load in state.loading.values { load.task.cancel() }
             state.loading = [:]
             state.statistics.started += 1
@@ -125,20 +138,21 @@ extension PagedList {
             let page: Page<Element> = try await endpoint.page(
                 endpoint.pageURL(offset: 0, limit: asked, snapshot: token))
             state.withLock { state in
+                guard generation == state.generation else { return }
                 // The same rows, now from the new snapshot.
                 install(page, asked: asked, in: &state)
                 state.statistics.loaded += 1
                 state.statistics.resets += 1
             }
         } catch {
-            // The list stays on the old snapshot; pages still queued are asked (a 410 of one
-            // tries the reset again), the others when touched or scrolled to again, so a
-            // failing server is not asked in a loop.
+            // The list stays on the old snapshot and asks nothing more of it (every page would
+            // answer 410 and start this again): `retryFailedPages()` tries the reset again.
             state.withLock { state in
-                state.resetting = false
                 state.statistics.failed += 1
+                guard generation == state.generation else { return }
+                state.resetting = false
+                state.failedReset = gone
                 continuation.yield(.pageFailed(page: 0, error: error as? ClientError ?? .transport(error)))
-                pump(&state)
             }
         }
     }

@@ -70,17 +70,25 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
     public var pageSize: Int { state.withLock { $0.pageSize } }
 
     /// Asks again for the pages whose load failed (`.pageFailed`) and that are still in the
-    /// visible range or its margin. A failed page is not retried by itself while it stays
-    /// there, so a failing server is not asked in a loop by every redraw; one that leaves the
-    /// window is asked again when it comes back.
+    /// visible range or its margin (all of them when no range was set). A failed page is not
+    /// retried by itself while it stays there, so a failing server is not asked in a loop by
+    /// every redraw; one that leaves the window is asked again when it comes back. After a
+    /// reset that failed (`.pageFailed(page: 0, …)` following a 410), it tries the reset again.
     public func retryFailedPages() {
-        state.withLock { state in
-            let failed = state.window.filter { state.failed.contains($0) }
+        let reset = state.withLock { state -> (ClientError, Int)? in
+            if let gone = state.failedReset {
+                state.failedReset = nil
+                return (gone, state.generation)
+            }
+            let failed =
+                state.visible == nil ? state.failed.sorted() : state.window.filter { state.failed.contains($0) }
             state.failed = []
             state.queue.removeAll { failed.contains($0) }
             state.queue.insert(contentsOf: failed, at: 0)
             pump(&state)
+            return nil
         }
+        if let (gone, generation) = reset { Task { await self.reset(after: gone, generation: generation) } }
     }
 
     /// The list's size (0 before `load()`).
@@ -117,6 +125,7 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
         state.withLock { state in
             let window = self.window(for: range, count: state.count, pageSize: state.pageSize)
             state.window = window
+            state.visible = range
             // A failed page that left the window is asked again when it comes back.
             state.failed.formIntersection(window)
             for (page, load) in state.loading where !window.contains(page) {

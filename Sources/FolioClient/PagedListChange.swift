@@ -6,7 +6,9 @@ public enum PagedListChange: Sendable, Equatable {
     /// now shows the current snapshot, with this count. Reload everything.
     case reset(count: Int)
     /// A page could not be loaded. It is asked again by `retryFailedPages()`, or when it comes
-    /// back into the window after leaving it; touching its rows does not retry it.
+    /// back into the window after leaving it; touching its rows does not retry it. Page 0 after
+    /// a 410 is the reset's first page: the list waits on its old rows until
+    /// `retryFailedPages()` tries the reset again.
     case pageFailed(page: Int, error: ClientError)
     /// A page's request was cancelled because the page left the visible window plus margin.
     case pageCancelled(page: Int)

@@ -46,6 +46,7 @@ import Testing
                     #expect(list[index] == v2[index])
                 }
                 #expect(list.statistics.loaded == 2 + 1 + 1)  // two first pages, pages 2 and 8
+                #expect(gate.passed == 1, "only the new snapshot's page 2 went out")
             }
         }
     }
@@ -90,6 +91,60 @@ import Testing
                 #expect(await eventually { list[25] != nil })
                 #expect(list[25] == sorted[25])
                 #expect(transport.sent(containing: "offset=20") == 3)
+            }
+        }
+    }
+
+    /// The snapshot expired: a page's 410 starts the reset, whose first page fails (the network
+    /// drops it). The list stays as it was and asks nothing more, however often its rows are
+    /// touched (each would 410 and fail the reset again), until `retryFailedPages()`.
+    @Test func aFailedResetWaitsForARetry() async throws {
+        let version = Mutex(1)
+        let (v1Body, v1Items) = upstreamItems(150, tag: "v1")
+        let (v2Body, v2Items) = upstreamItems(170, tag: "v2")
+        let clock = TestClock()
+        let firstPagesFail = Mutex(false)
+        try await withTestUpstream({ _ in .json(version.withLock { $0 } == 1 ? v1Body : v2Body) }) { upstream in
+            let yaml = clientYAML(
+                upstream: upstream.baseURL,
+                cache: "{ ttl: 10s, staleWhileRevalidate: 0s, staleIfError: 0s, snapshotRetention: 1m }")
+            try await withClientGateway(yaml, now: clock.now) { objects, _ in
+                let transport = FailingTransport(failing: { request in
+                    firstPagesFail.withLock { $0 } && request.url?.query?.contains("offset=0") == true
+                })
+                let list = PagedList<Item>(
+                    endpoint: ListEndpoint(url: objects, transport: transport), pageSize: 20, prefetchMargin: 0)
+                try await list.load()
+                let log = ChangeLog.of(list)
+                defer { log.stop() }
+                // Another client refills the route; then the first snapshot expires.
+                version.withLock { $0 = 2 }
+                clock.advance(.seconds(11))
+                _ = try await PagedList<Item>(endpoint: ListEndpoint(url: objects), pageSize: 20).load()
+                clock.advance(.seconds(120))
+                firstPagesFail.withLock { $0 = true }
+
+                #expect(list[130] == nil)  // page 6: 410, then the reset's first page fails
+                #expect(
+                    await eventually {
+                        log.all.contains { if case .pageFailed(page: 0, _) = $0 { true } else { false } }
+                    }
+                )
+                let asked = transport.total
+                for _ in 0..<5 {
+                    for index in 120..<140 { #expect(list[index] == nil) }
+                    list.setVisibleRange(120..<140)
+                }
+                #expect(list.inFlight == 0)
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(transport.total == asked, "nothing asked while the reset waits")
+                #expect(list.count == v1Items.count && list.statistics.resets == 0)
+
+                firstPagesFail.withLock { $0 = false }
+                list.retryFailedPages()
+                #expect(await eventually { log.all.contains(.reset(count: v2Items.count)) }, "\(log.all)")
+                #expect(await eventually { list[130] != nil })
+                #expect(list[130] == sortedByName(v2Items)[130])
             }
         }
     }

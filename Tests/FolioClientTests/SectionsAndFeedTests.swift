@@ -68,8 +68,13 @@ import Testing
                 let first = Task { try await feed.loadMore() }
                 #expect(await eventually { gate.held == 1 })
                 let second = Task { try await feed.loadMore() }
-                // Time for the second call to reach the feed and join the held request.
-                try await Task.sleep(for: .milliseconds(200))
+                // The second call reaches the feed and joins the held request.
+                var waited = 0
+                while await feed.joined == 0, waited < 500 {
+                    try await Task.sleep(for: .milliseconds(10))
+                    waited += 1
+                }
+                #expect(await feed.joined == 1)
                 gate.setOpen(true)
                 let rows = try await first.value + second.value
                 #expect(rows == Array(sorted.prefix(20)))

@@ -112,6 +112,9 @@ final class FailingTransport: Transport {
     /// Stops failing.
     func heal() { failing.withLock { $0 = { _ in false } } }
 
+    /// Requests sent.
+    var total: Int { queries.withLock { $0.count } }
+
     /// Requests sent whose query contains `text`.
     func sent(containing text: String) -> Int { queries.withLock { $0.filter { $0.contains(text) }.count } }
 
