@@ -58,10 +58,21 @@ struct LinkFieldScanner {
         while position < scalars.count {
             skip { $0 == " " || $0 == "\t" || $0 == "," }
             guard position < scalars.count else { return nil }
-            guard scalars[position] == "<", let close = scalars[position...].firstIndex(of: ">") else {
+            guard scalars[position] == "<" else {
                 skipPastValue()
                 continue
             }
+            // A URI holds no `<` or space (RFC 3986): either ends a link without its `>`, which
+            // is skipped; reading on from there keeps the scan linear on any field.
+            guard
+                let end = scalars[(position + 1)...].firstIndex(where: { $0 == ">" || $0 == "<" || $0 == " " }),
+                scalars[end] == ">"
+            else {
+                position += 1
+                skipPastValue()
+                continue
+            }
+            let close = end
             let uri = text(scalars[(position + 1)..<close])
             position = close + 1
             var rel: String?

@@ -24,6 +24,9 @@ import Testing
             (#"junk; rel="next", </a>; rel=self"#, ["self": "/a"]),
             (#"</a>; type="text/html", </b>"#, [:]),
             ("</a; rel=next", [:]),
+            // A link without its `>` is skipped, not read up to a later link's.
+            ("</a>; rel=next, <b; rel=prev, </c>; rel=last", ["next": "/a", "last": "/c"]),
+            ("<a, </b>; rel=next", ["next": "/b"]),
             (#"</a>; rel="next"#, ["next": "/a"]),
             ("", [:]),
         ] as [(String, [String: String])])
