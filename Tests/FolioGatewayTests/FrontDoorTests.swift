@@ -209,7 +209,9 @@ struct FrontDoorTests {
     /// is busy while the answer waits to be sent, and is closed only once idle after it.
     @Test func aSlowClientGetsAllOfALargePage() async throws {
         try await LargeList.withUpstream { upstream in
-            let yaml = LargeList.yaml(upstream, server: "idleTimeout: 1s")
+            // 2 s, not 1: on a loaded test run more than a second can pass between opening a
+            // connection and sending its request, which rightly closes it.
+            let yaml = LargeList.yaml(upstream, server: "idleTimeout: 2s")
             try await withGateway(yaml) { client, _ in
                 // Filled on a connection of its own: the test client's, opened with the gateway,
                 // may have been idle past the timeout already on a busy machine.
@@ -238,7 +240,8 @@ struct FrontDoorTests {
     /// sent, like an idle one: unsent bytes do not hold the connection open forever.
     @Test func aClientThatStopsReadingIsClosedByTheIdleTimeout() async throws {
         try await LargeList.withUpstream { upstream in
-            let yaml = LargeList.yaml(upstream, server: "idleTimeout: 1s")
+            // 2 s, as in `aSlowClientGetsAllOfALargePage`.
+            let yaml = LargeList.yaml(upstream, server: "idleTimeout: 2s")
             try await withGateway(yaml) { client, _ in
                 for _ in 0..<2 {  // rendered by the responder, then kept and written by the front door
                     let connection = try await LargeList.slowAnswer(port: try #require(client.port))
@@ -246,7 +249,7 @@ struct FrontDoorTests {
                     // waits well past the timeout (checks come a timeout apart, so the close
                     // comes one to two timeouts after the last acknowledged byte), then reads
                     // what had been sent before the close.
-                    try await Task.sleep(for: .seconds(6))
+                    try await Task.sleep(for: .seconds(9))
                     try await connection.readSlowly(upTo: .max, pause: .milliseconds(1))
                     #expect(connection.isClosed)
                     let progress = try #require(connection.answerProgress)

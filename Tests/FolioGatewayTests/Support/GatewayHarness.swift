@@ -183,7 +183,8 @@ enum LargeList {
         let connection = try await RawConnection.open(port: port, readingWhenAsked: true)
         try await connection.send(request)
         connection.readMore()
-        try await waitUntil("the answer's head came") { connection.answerProgress != nil }
+        try await waitUntil("the answer's head came") { connection.answerProgress != nil || connection.isClosed }
+        if connection.answerProgress == nil { throw TestFailure("closed before the answer's head came") }
         return connection
     }
 
