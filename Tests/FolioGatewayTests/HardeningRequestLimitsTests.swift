@@ -182,9 +182,10 @@ import Testing
     @Test func idleTimeoutClosesIdleAndTricklingConnections() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
-                // 1 s, not less: on a loaded 2-core machine a connection's first read can come
-                // hundreds of milliseconds after it was accepted (an idle connection to the timer).
-                of: "  admin: null", with: "  admin: null\n  idleTimeout: 1s")
+                // 2 s, not less: on a loaded 2-core machine a connection's first read can come
+                // a second after it was accepted (an idle connection to the timer), and the
+                // kept-alive request below would find its connection closed.
+                of: "  admin: null", with: "  admin: null\n  idleTimeout: 2s")
             try await withGateway(yaml) { client, _ in
                 let port = try #require(client.port)
 
