@@ -55,6 +55,26 @@ import Testing
         }
     }
 
+    /// A section index or `metadataOnly` request with a gone token: the first link is the
+    /// current list's answer of the same kind, and following it works (a page link with
+    /// `groupBy` would be a 400).
+    @Test(arguments: ["groupBy=alphabetical&metadataOnly", "groupBy=tag&metadataOnly", "metadataOnly"])
+    func aGoneSectionIndexLinksToTheCurrentOne(_ query: String) async throws {
+        try await withTestUpstream({ _ in .json(objectsBody(5).body) }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "sectionKey: name\ngroupable: [tag]")
+            try await withGateway(yaml) { client, _ in
+                let warm = try await client.execute(uri: "/objects", method: .get)
+                let token = try #require(warm.json.paging["snapshot"] as? String)
+                let gone = try await client.execute(uri: "/objects?\(query)&snapshot=AAAAAAAAAAAAAAAA", method: .get)
+                #expect(gone.status == .gone)
+                let first = "/objects?\(query)&pageSize=25&offset=0&snapshot=\(token)"
+                #expect(gone.header("Link") == "<\(first)>; rel=\"first\"")
+                let followed = try await client.execute(uri: first, method: .get)
+                #expect(followed.status == .ok, "\(followed.text)")
+            }
+        }
+    }
+
     @Test func tokensMatchSpecDefinition() async throws {
         let (body, elements) = objectsBody(12)
         try await withTestUpstream({ _ in .json(body) }) { upstream in

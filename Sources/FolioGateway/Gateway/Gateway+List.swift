@@ -48,8 +48,14 @@ extension Gateway {
             throw error.adding(header: .init("Cache-Status", outcome.header))
         case .gone(let current, let outcome):
             context.record.cache = outcome
+            // The first link of the current list is the same kind of answer: a section index or
+            // `metadataOnly` one keeps `metadataOnly` (with `groupBy`, a page link would be a 400).
+            var first = listRequest
+            if first.metadataOnly {
+                first.kept.append(QueryParameter(raw: "metadataOnly", key: "metadataOnly", value: "", hasValue: false))
+            }
             let links = LinkBuilder(
-                base: linkBase(target), request: listRequest, options: route.paging, snapshot: current.token)
+                base: linkBase(target), request: first, options: route.paging, snapshot: current.token)
             throw FolioError.snapshotGone(token: listRequest.snapshot ?? "", first: links.url(offset: 0))
                 .adding(header: .init("Cache-Status", outcome.header))
         }
