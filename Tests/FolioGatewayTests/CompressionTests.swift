@@ -88,6 +88,14 @@ struct AcceptEncodingTests {
             ("br;q=abc, gzip", .gzip),
             (" br ; q=0.8 ,gzip;Q=0.9", .gzip),
             ("gzip;q=0.2, gzip;q=0.9, br;q=0.5", .gzip),  // a coding named twice keeps its best weight
+            ("gzip;q=0, gzip, br;q=0.5", .br),  // ... unless one of them refuses it
+            ("gzip;q=0, x-gzip", nil),
+            ("*;q=0, *", nil),
+            ("identity, gzip;q=0.5", nil),  // identity preferred: identity
+            ("identity;q=1, *;q=0.5", nil),
+            ("identity, gzip", .gzip),  // equal q: the smaller body
+            ("identity;q=0.5, gzip", .gzip),
+            ("identity;q=0, br;q=0.1", .br),
             ("x-gzip", .gzip),  // the same coding (RFC 9110 8.4.1.3)
             ("X-GZIP;q=0.9, br;q=0.5", .gzip),
         ] as [(String?, ContentCoding?)])

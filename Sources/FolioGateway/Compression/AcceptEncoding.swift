@@ -3,8 +3,10 @@ import FolioConfiguration
 /// `Accept-Encoding` negotiation (RFC 9110 12.5.3), pure so every rule has a table test.
 ///
 /// The highest `q` wins; ties go to the order of `server.compression.encodings`; `q=0` refuses a
-/// coding; `*` stands for every coding the header does not name; `x-gzip` is `gzip`. No
-/// acceptable coding, or no header at all, means the identity body (never 406).
+/// coding, also when the coding is named again without it; `*` stands for every coding the
+/// header does not name; `x-gzip` is `gzip`. `identity` named with a higher `q` than the best
+/// coding wins (`identity, gzip;q=0.5`); at equal `q` the smaller body is sent. No acceptable
+/// coding, or no header at all, means the identity body (never 406).
 enum AcceptEncoding {
     /// The coding to send for a request's `Accept-Encoding` field values (joined with `, ` when
     /// repeated), among `offered` in the config's order; nil: identity.
@@ -26,11 +28,12 @@ enum AcceptEncoding {
                 // An unreadable weight refuses the coding rather than guessing.
                 q = qValue(pair[1].trimmingSpaces()) ?? 0
             }
+            // Named twice, a coding keeps its best weight, unless one of them refuses it.
+            func merged(_ old: Double?) -> Double { old.map { $0 == 0 || q == 0 ? 0 : max($0, q) } ?? q }
             if name == "*" {
-                wildcard = max(wildcard ?? 0, q)
+                wildcard = merged(wildcard)
             } else {
-                // A coding named twice keeps its best weight.
-                named[name] = max(named[name] ?? 0, q)
+                named[name] = merged(named[name])
             }
         }
         var best: (coding: ContentCoding, q: Double)?
@@ -38,6 +41,7 @@ enum AcceptEncoding {
             guard let q = named[coding.token] ?? wildcard, q > 0 else { continue }
             if best == nil || q > best!.q { best = (coding, q) }
         }
+        if let best, let identity = named["identity"], identity > best.q { return nil }
         return best?.coding
     }
 
