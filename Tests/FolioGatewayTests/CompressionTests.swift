@@ -96,6 +96,8 @@ struct AcceptEncodingTests {
             ("identity, gzip", .gzip),  // equal q: the smaller body
             ("identity;q=0.5, gzip", .gzip),
             ("identity;q=0, br;q=0.1", .br),
+            ("br;q=0.5, gzip;q=0.5, *", nil),  // * covers identity when it is not named
+            ("gzip;q=0.5, *", .br),  // ... and br too: equal q, the config's order
             ("x-gzip", .gzip),  // the same coding (RFC 9110 8.4.1.3)
             ("X-GZIP;q=0.9, br;q=0.5", .gzip),
         ] as [(String?, ContentCoding?)])

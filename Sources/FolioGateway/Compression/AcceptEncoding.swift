@@ -4,8 +4,8 @@ import FolioConfiguration
 ///
 /// The highest `q` wins; ties go to the order of `server.compression.encodings`; `q=0` refuses a
 /// coding, also when the coding is named again without it; `*` stands for every coding the
-/// header does not name; `x-gzip` is `gzip`. `identity` named with a higher `q` than the best
-/// coding wins (`identity, gzip;q=0.5`); at equal `q` the smaller body is sent. No acceptable
+/// header does not name; `x-gzip` is `gzip`. `identity` (named, or through `*`) with a higher `q`
+/// than the best coding wins (`identity, gzip;q=0.5`); at equal `q` the smaller body is sent. No acceptable
 /// coding, or no header at all, means the identity body (never 406).
 enum AcceptEncoding {
     /// The coding to send for a request's `Accept-Encoding` field values (joined with `, ` when
@@ -41,7 +41,8 @@ enum AcceptEncoding {
             guard let q = named[coding.token] ?? wildcard, q > 0 else { continue }
             if best == nil || q > best!.q { best = (coding, q) }
         }
-        if let best, let identity = named["identity"], identity > best.q { return nil }
+        // `*` covers identity too when it is not named (RFC 9110 12.5.3).
+        if let best, let identity = named["identity"] ?? wildcard, identity > best.q { return nil }
         return best?.coding
     }
 
