@@ -61,9 +61,7 @@ struct Demo: AsyncParsableCommand {
         } catch {
             fail(oneLine(error, path: path ?? DemoConfiguration.file))
         }
-        if let problem = startupProblems(configuration, file: path ?? DemoConfiguration.file).first {
-            fail(problem.description)
-        }
+        failOnStartupProblems(configuration, file: path ?? DemoConfiguration.file)
         let logger = makeLogger(configuration)
         let adminPort = Port()
         let server: FolioServer

@@ -55,6 +55,12 @@ func loadOrFail(_ path: String) -> Configuration {
     }
 }
 
+/// Stops the start on what `buildApplication` would refuse in a loaded config (`startupProblems`:
+/// the Redis PEM files), with the line `folio validate` prints for it.
+func failOnStartupProblems(_ configuration: Configuration, file: String) {
+    if let problem = startupProblems(configuration, file: file).first { fail(problem.description) }
+}
+
 /// A config's problems as the one clear line of a start-up error (SPEC 1): the first, and how
 /// many more `folio validate` would list.
 func oneLine(_ error: ConfigurationError, path: String) -> String {

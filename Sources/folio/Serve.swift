@@ -14,8 +14,7 @@ struct Serve: AsyncParsableCommand {
         tuneAllocator()
         let path = configPath(config)
         let configuration = loadOrFail(path)
-        // The PEM files the TLS library cannot use, said as `validate` says them.
-        if let problem = startupProblems(configuration, file: path).first { fail(problem.description) }
+        failOnStartupProblems(configuration, file: path)
         let logger = makeLogger(configuration)
         let server: FolioServer
         do {
