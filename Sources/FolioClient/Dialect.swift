@@ -20,16 +20,32 @@ public enum Dialect: String, Sendable, CaseIterable {
     /// react-admin's simple REST: `range=[a,b]`, the bare array, the total in `Content-Range`.
     case simpleRest = "simplerest"
 
-    /// The paging parameters asking for `limit` items from `offset` (a multiple of `limit`).
-    func pagingQuery(offset: Int, limit: Int) -> [URLQueryItem] {
+    /// The paging parameters asking for `limit` items from `offset` (a multiple of `limit`), by
+    /// the names of a route whose renames are `names`. The engine reads the same names
+    /// (`PagingMode` in FolioEngine): DRF's `limit`, json-server's `_end` and simple REST's
+    /// `range` have no role to rename, so they keep their names.
+    func pagingQuery(offset: Int, limit: Int, names: ParameterNames) -> [URLQueryItem] {
         switch self {
         case .folio:
-            [URLQueryItem(name: "pageSize", value: "\(limit)"), URLQueryItem(name: "offset", value: "\(offset)")]
-        case .drf: [URLQueryItem(name: "limit", value: "\(limit)"), URLQueryItem(name: "offset", value: "\(offset)")]
+            [
+                URLQueryItem(name: names.pageSize, value: "\(limit)"),
+                URLQueryItem(name: names.offset, value: "\(offset)"),
+            ]
+        case .drf:
+            [
+                URLQueryItem(name: "limit", value: "\(limit)"),
+                URLQueryItem(name: names.offset("offset"), value: "\(offset)"),
+            ]
         case .hal:
-            [URLQueryItem(name: "page", value: "\(offset / limit)"), URLQueryItem(name: "size", value: "\(limit)")]
+            [
+                URLQueryItem(name: names.page("page"), value: "\(offset / limit)"),
+                URLQueryItem(name: names.pageSize("size"), value: "\(limit)"),
+            ]
         case .jsonServer:
-            [URLQueryItem(name: "_start", value: "\(offset)"), URLQueryItem(name: "_end", value: "\(offset + limit)")]
+            [
+                URLQueryItem(name: names.offset("_start"), value: "\(offset)"),
+                URLQueryItem(name: "_end", value: "\(offset + limit)"),
+            ]
         case .simpleRest: [URLQueryItem(name: "range", value: "[\(offset),\(offset + limit - 1)]")]
         }
     }

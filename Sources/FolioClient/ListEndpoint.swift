@@ -5,16 +5,21 @@ import Foundation
 #endif
 
 /// A list route of Folio as the client reaches it: its URL (with any filters, `sort`, `q` the app
-/// wants, e.g. `https://api.example.com/objects?category=tools`), the route's dialect and the
-/// transport every request goes through.
+/// wants, e.g. `https://api.example.com/objects?category=tools`), the route's dialect, the names
+/// it gives its paging parameters (its `params`) and the transport every request goes through.
 public struct ListEndpoint: Sendable {
     public var url: URL
     public var dialect: Dialect
+    public var parameterNames: ParameterNames
     public var transport: any Transport
 
-    public init(url: URL, dialect: Dialect = .folio, transport: any Transport = URLSessionTransport()) {
+    public init(
+        url: URL, dialect: Dialect = .folio, parameterNames: ParameterNames = .standard,
+        transport: any Transport = URLSessionTransport()
+    ) {
         self.url = url
         self.dialect = dialect
+        self.parameterNames = parameterNames
         self.transport = transport
     }
 
@@ -31,7 +36,7 @@ public struct ListEndpoint: Sendable {
 
     /// The page of `limit` items at `offset`, pinned to `snapshot` when there is one.
     func pageURL(offset: Int, limit: Int, snapshot: String?) -> URL {
-        url(adding: dialect.pagingQuery(offset: offset, limit: limit) + Self.pin(snapshot))
+        url(adding: dialect.pagingQuery(offset: offset, limit: limit, names: parameterNames) + Self.pin(snapshot))
     }
 
     static func pin(_ snapshot: String?) -> [URLQueryItem] {

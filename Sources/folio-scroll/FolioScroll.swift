@@ -17,6 +17,9 @@ struct FolioScroll: AsyncParsableCommand {
     @Option(help: "The route's dialect: folio, drf, hal, jsonserver, simplerest.")
     var dialect = "folio"
 
+    @Option(help: "The route's paging parameter names if it renames them (its `params`), e.g. pageSize=n,offset=from.")
+    var params = ""
+
     @Option(help: "Items per page request.")
     var pageSize = 25
 
@@ -40,7 +43,8 @@ struct FolioScroll: AsyncParsableCommand {
             throw ValidationError("--url must be a URL and --dialect one of folio, drf, hal, jsonserver, simplerest")
         }
         let list = PagedList<ScrollRow>(
-            endpoint: ListEndpoint(url: listURL, dialect: dialect), pageSize: pageSize, prefetchMargin: margin)
+            endpoint: ListEndpoint(url: listURL, dialect: dialect, parameterNames: try parameterNames()),
+            pageSize: pageSize, prefetchMargin: margin)
         do {
             try await list.load()
         } catch {
@@ -71,5 +75,23 @@ struct FolioScroll: AsyncParsableCommand {
         print(
             "pages: \(statistics.started) requested, \(statistics.loaded) loaded, "
                 + "\(statistics.cancelled) cancelled, \(statistics.failed) failed, \(statistics.resets) resets")
+    }
+
+    /// `--params`: `ROLE=NAME` pairs for the roles `pageSize`, `offset` and `page`.
+    func parameterNames() throws -> ParameterNames {
+        var names = ParameterNames.standard
+        for pair in params.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0) }
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw ValidationError("--params takes ROLE=NAME pairs separated by commas, not '\(pair)'")
+            }
+            switch parts[0] {
+            case "pageSize": names.pageSize = parts[1]
+            case "offset": names.offset = parts[1]
+            case "page": names.page = parts[1]
+            default: throw ValidationError("--params: '\(parts[0])' is not pageSize, offset or page")
+            }
+        }
+        return names
     }
 }

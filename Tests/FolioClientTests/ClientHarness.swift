@@ -39,7 +39,8 @@ func sortedByName(_ items: [Item]) -> [Item] {
 
 /// The config of the tests' one route `/objects`, sorted and sectioned by `name`.
 func clientYAML(
-    upstream: String, dialect: String = "folio", cache: String = "{}", envelope: Bool = true, maxPageSize: Int = 500
+    upstream: String, dialect: String = "folio", cache: String = "{}", envelope: Bool = true, maxPageSize: Int = 500,
+    params: String = "{}"
 ) -> String {
     """
     server:
@@ -56,6 +57,7 @@ func clientYAML(
         envelope: \(envelope)
         pageSize: \(min(25, maxPageSize))
         maxPageSize: \(maxPageSize)
+        params: \(params)
         cache: \(cache)
     """
 }
