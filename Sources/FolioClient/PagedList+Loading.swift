@@ -92,8 +92,7 @@ extension PagedList {
     /// the page size the route served (smaller than asked when its `maxPageSize` is); reports
     /// `.reset(count:)` when it replaces a list, then asks again for the pages of the window.
     func install(_ page: Page<Element>, asked: Int, in state: inout State) {
-        for load in state.loading.values { load.task.cancel() }
-        state.loading = [:]
+        cancelLoads(in: &state)
         // The first `load()` installs generation 1; any later install replaces a list.
         let replaces = state.generation > 0
         state.generation += 1
@@ -113,6 +112,17 @@ extension PagedList {
         pump(&state)
     }
 
+    /// Cancels every page request in flight (a reset starts over), each reported as
+    /// `.pageCancelled` and counted, as the window's cancellations are, in page order.
+    private func cancelLoads(in state: inout State) {
+        for (page, load) in state.loading.sorted(by: { $0.key < $1.key }) {
+            load.task.cancel()
+            state.statistics.cancelled += 1
+            continuation.yield(.pageCancelled(page: page))
+        }
+        state.loading = [:]
+    }
+
     /// Forgets load `id` of `page` (unless a newer load replaced it) and starts the next one.
     private func finish(_ page: Int, id: Int, in state: inout State) {
         if state.loading[page]?.id == id { state.loading[page] = nil }
@@ -127,8 +137,7 @@ extension PagedList {
             guard generation == state.generation, !state.resetting else { return nil }
             state.resetting = true
             state.failedReset = nil
-            for load in state.loading.values { load.task.cancel() }
-            state.loading = [:]
+            cancelLoads(in: &state)
             state.statistics.started += 1
             return state.pageSize
         }

@@ -10,7 +10,8 @@ public enum PagedListChange: Sendable, Equatable {
     /// a 410 is the reset's first page: the list waits on its old rows until
     /// `retryFailedPages()` tries the reset again.
     case pageFailed(page: Int, error: ClientError)
-    /// A page's request was cancelled because the page left the visible window plus margin.
+    /// A page's request was cancelled because the page left the visible window plus margin, or
+    /// because the list starts over (a 410 or `load()` again; the `.reset` follows).
     case pageCancelled(page: Int)
 }
 
@@ -22,7 +23,7 @@ public struct PagedListStatistics: Sendable, Equatable {
     /// Page requests handed to the transport (the first page of `load()` included).
     public var started = 0
     public var loaded = 0
-    /// Requests cancelled in flight because their page left the window.
+    /// Requests cancelled in flight because their page left the window or the list started over.
     public var cancelled = 0
     public var failed = 0
     /// Resets after a 410.

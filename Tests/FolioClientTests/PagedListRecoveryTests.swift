@@ -38,7 +38,10 @@ import Testing
                 try await list.load()
                 #expect(await eventually { log.all.contains(.reset(count: v2Items.count)) }, "\(log.all)")
                 #expect(list.count == v2Items.count && list.snapshot != pinned)
-                // The old request was cancelled; opening the gate lets the new one through.
+                // The old request was cancelled, reported before the reset and counted.
+                #expect(log.all.prefix(2) == [.pageCancelled(page: 2), .reset(count: v2Items.count)], "\(log.all)")
+                #expect(list.statistics.cancelled == 1)
+                // Opening the gate lets the new one through.
                 gate.setOpen(true)
                 let v2 = sortedByName(v2Items)
                 for index in [45, 0, 169] {
