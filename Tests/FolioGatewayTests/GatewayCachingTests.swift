@@ -259,6 +259,38 @@ import Testing
         }
     }
 
+    /// A burst of misses for distinct lists (one per path value) all reach the upstream at
+    /// once: none waits for a pooled connection behind slow fills and times out before it was
+    /// ever sent (a pool of 8 per host once answered 16 of these 24 with 502 after
+    /// `connectTimeout`). The upstream holds every answer until all 24 are in.
+    @Test func aBurstOfDistinctFillsAllReachTheUpstream() async throws {
+        let burst = 24
+        let arrived = Mutex(0)
+        try await withTestUpstream({ _ in
+            arrived.withLock { $0 += 1 }
+            // The deadline only ends a failing run.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while arrived.withLock({ $0 }) < burst, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return .json(objectsBody(3).body)
+        }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/list/{id}", top: "limits:\n  connectTimeout: 1s", path: "/lists/{id}")
+            try await withGateway(yaml) { client, _ in
+                let base = "http://127.0.0.1:\(try #require(client.port))/lists/"
+                let statuses = try await withHTTPClient(connectionsPerHost: burst) { http in
+                    try await withThrowingTaskGroup(of: Int.self) { group in
+                        for id in 0..<burst { group.addTask { try await http.answer(base + "l\(id)").status } }
+                        return try await group.reduce(into: []) { $0.append($1) }
+                    }
+                }
+                #expect(statuses == Array(repeating: 200, count: burst), "\(statuses)")
+                #expect(upstream.requestCount == burst)
+            }
+        }
+    }
+
     @Test func staleWhileRevalidateServesAtOnceAndRefreshesOnce() async throws {
         let clock = TestClock()
         let version = Mutex("v1")

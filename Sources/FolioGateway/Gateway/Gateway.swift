@@ -95,15 +95,10 @@ public final class Gateway: Sendable {
     /// Upstream client settings derived from the config's limits.
     public static func upstreamSettings(for configuration: Configuration) -> UpstreamSettings {
         let limits = configuration.limits
-        var maxPerHost = 8
-        for route in configuration.routes {
-            if let paging = route.upstreamPaging { maxPerHost = max(maxPerHost, paging.concurrency) }
-        }
         return UpstreamSettings(
             connectTimeout: limits.connectTimeout,
             responseTimeout: limits.upstreamTimeout,
-            maxBodyBytes: limits.maxUpstreamBytes,
-            maxConnectionsPerHost: maxPerHost
+            maxBodyBytes: limits.maxUpstreamBytes
         )
     }
 

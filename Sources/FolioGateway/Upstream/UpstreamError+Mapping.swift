@@ -23,7 +23,9 @@ extension UpstreamError {
             return CancellationError()
         case let error as HTTPClientError:
             switch error {
-            case .connectTimeout: return UpstreamError.connectTimeout("\(error)")
+            // Waiting for a pooled connection past `connectTimeout` is, for the client, the same:
+            // no connection to the upstream in time.
+            case .connectTimeout, .getConnectionFromPoolTimeout: return UpstreamError.connectTimeout("\(error)")
             case .deadlineExceeded, .readTimeout: return UpstreamError.timeout("\(error)")
             default: return UpstreamError.failed("\(error)")
             }

@@ -1,7 +1,7 @@
 /// Limits for talking to upstreams, fixed when an ``UpstreamClient`` is made.
 ///
 /// Mirrors the `limits` block of the config (SECURITY.md, "Limits"): `connectTimeout`,
-/// `upstreamTimeout`, `maxUpstreamBytes`, plus the pool size a crawl's `concurrency` needs.
+/// `upstreamTimeout`, `maxUpstreamBytes`, plus the size of the connection pool.
 public struct UpstreamSettings: Sendable, Hashable {
     /// Time allowed to open a TCP connection; beyond it the fetch fails with 504.
     public var connectTimeout: Duration = .seconds(5)
@@ -9,14 +9,20 @@ public struct UpstreamSettings: Sendable, Hashable {
     public var responseTimeout: Duration = .seconds(30)
     /// Cap on one response body after decompression, counted over all of it.
     public var maxBodyBytes: Int = 256 << 20
-    /// Soft limit of pooled HTTP/1 connections per upstream host; size it for crawl concurrency.
-    public var maxConnectionsPerHost: Int = 8
+    /// Limit of pooled HTTP/1 connections per upstream host. A request beyond it waits for a
+    /// connection within `connectTimeout` (then 504), so it is set far above what fills need:
+    /// every distinct list missed at once, bypassed requests and forwarded writes hold one each
+    /// for a whole answer, and a small pool turned a burst of slow fills into timeouts that the
+    /// upstream never saw. Envoy's default circuit breaker allows as many.
+    public var maxConnectionsPerHost: Int = Self.defaultMaxConnectionsPerHost
+
+    public static let defaultMaxConnectionsPerHost = 1024
 
     public init(
         connectTimeout: Duration = .seconds(5),
         responseTimeout: Duration = .seconds(30),
         maxBodyBytes: Int = 256 << 20,
-        maxConnectionsPerHost: Int = 8
+        maxConnectionsPerHost: Int = Self.defaultMaxConnectionsPerHost
     ) {
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout

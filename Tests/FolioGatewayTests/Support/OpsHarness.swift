@@ -172,8 +172,14 @@ extension HTTPClient {
 }
 
 /// Runs `body` with an HTTP client that is always shut down.
-func withHTTPClient<T: Sendable>(_ body: (HTTPClient) async throws -> T) async throws -> T {
-    let http = HTTPClient(eventLoopGroupProvider: .singleton)
+func withHTTPClient<T: Sendable>(
+    connectionsPerHost: Int? = nil, _ body: (HTTPClient) async throws -> T
+) async throws -> T {
+    var configuration = HTTPClient.Configuration()
+    if let connectionsPerHost {
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
+    }
+    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     do {
         let result = try await body(http)
         try await http.shutdown()
