@@ -188,6 +188,13 @@ extension FolioError {
         detail: "The upstream body exceeds limits.maxUpstreamBytes (counted after decompression).",
         limit: .maxUpstreamBytes)
 
+    /// 502: the upstream answered a status that is neither a list (2xx), a redirect Folio follows,
+    /// nor an error passed through (4xx/5xx): a 304 to a request without validators, another
+    /// 3xx without a `Location` to follow, a 300 or a 1xx.
+    public static func upstreamUnexpectedStatus(_ detail: String) -> FolioError {
+        FolioError(code: "upstream-unexpected-status", status: 502, title: "Unexpected upstream status", detail: detail)
+    }
+
     /// 502: any other failed exchange.
     public static func upstreamFailed(_ detail: String = "The upstream exchange failed.") -> FolioError {
         FolioError(code: "upstream-failed", status: 502, title: "Upstream failed", detail: detail)

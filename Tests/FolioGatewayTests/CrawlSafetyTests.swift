@@ -170,6 +170,21 @@ import Testing
         }
     }
 
+    /// A first page answering a 3xx that is no redirect to follow (a 304 to a request without
+    /// validators, a 302 without `Location`) is not passed through like an error: 502.
+    @Test(arguments: [304, 302])
+    func firstPageOfAnUnexpectedStatusIsA502(status: Int) async throws {
+        try await withTestUpstream({ _ in TestUpstream.Reply(status: status) }) { upstream in
+            let paged = PagedUpstream(count: 0, style: .linkHeader)
+            try await withGateway(gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys())) {
+                client, _ in
+                let response = try await client.execute(uri: "/objects", method: .get)
+                _ = try checkProblem(response, status: 502, code: "upstream-unexpected-status")
+                #expect(response.header("Cache-Status") == "folio; fwd=miss; fwd-status=502")
+            }
+        }
+    }
+
     /// A later page failing in any way fails the whole fill with 502, however the crawl runs.
     @Test(arguments: PageFault.allCases, [PagedUpstream.Style.linkHeader, .nextField, .page(first: 1)])
     func failingMiddlePageFailsTheFill(fault: PageFault, style: PagedUpstream.Style) async throws {

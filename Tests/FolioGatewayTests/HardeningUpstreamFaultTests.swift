@@ -11,6 +11,7 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case gzipBomb, deflateBomb, declaredTooLarge, countedTooLarge, tooManyItems, tooDeep
     case resetMidBody, truncatedBody, unterminatedChunks, slowDrip, slowHead
     case htmlWith200, invalidUTF8, notAList, serverError, notFound, foreignRedirect
+    case notModifiedUnasked, redirectWithoutLocation
 
     var testDescription: String { rawValue }
 
@@ -40,6 +41,7 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .serverError: (503, nil)
         case .notFound: (404, nil)
         case .foreignRedirect: (502, "upstream-redirect-refused")
+        case .notModifiedUnasked, .redirectWithoutLocation: (502, "upstream-unexpected-status")
         }
     }
 
@@ -51,6 +53,8 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .tooDeep: "maxJSONDepth"
         case .invalidUTF8: "UTF-8"
         case .htmlWith200: "invalid JSON"
+        case .notModifiedUnasked: "304"
+        case .redirectWithoutLocation: "Location"
         default: nil
         }
     }
@@ -114,6 +118,11 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return .json(#"{"error":"gone"}"#, status: 404)
         case .foreignRedirect:
             return .redirect(to: "http://192.0.2.1:9/elsewhere")
+        case .notModifiedUnasked:
+            // Folio sent no validators (the good list has none): a 304 answers nothing it asked.
+            return TestUpstream.Reply(status: 304)
+        case .redirectWithoutLocation:
+            return .json(#"{"moved":true}"#, status: 302)
         }
     }
 }
@@ -182,6 +191,22 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 let healed = try await client.execute(uri: "/objects?pageSize=5&offset=5", method: .get)
                 #expect(healed.header("Cache-Status") == "folio; fwd=stale; fwd-status=200; stored")
                 #expect(try healed.json.paging["snapshot"] as? String == token, "the fault changed nothing")
+            }
+        }
+    }
+
+    /// A bypassed request (credentials under `authorized: bypass`) keeps its row's exact
+    /// `Cache-Status` (SPEC 8) whether the upstream's error is passed through or Folio answers a
+    /// problem of its own. The slow faults are left out: their time says nothing more here.
+    @Test(arguments: UpstreamFault.allCases.filter { $0 != .slowDrip && $0 != .slowHead })
+    func aBypassedFaultKeepsTheBypassRow(_ fault: UpstreamFault) async throws {
+        let reply = fault.reply(good: Self.good.body)
+        try await withTestUpstream({ _ in reply }) { upstream in
+            try await withGateway(Self.yaml(upstream.baseURL, fault)) { client, _ in
+                let failed = try await client.execute(
+                    uri: "/objects", method: .get, headers: [.authorization: "Bearer alice"])
+                #expect(Int(failed.status.code) == fault.expected.status)
+                #expect(failed.header("Cache-Status") == "folio; fwd=bypass")
             }
         }
     }

@@ -194,10 +194,11 @@ struct MetricsTests {
         (.stored, "folio; fwd=miss; stored", .miss),
         (.missFailed(status: 504), "folio; fwd=miss; fwd-status=504", .miss),
         (.collapsed, "folio; fwd=miss; collapsed", .collapsed),
-        (.uncacheable(), "folio; fwd=uri-miss", .uncacheable),
-        (.uncacheable(failed: 502), "folio; fwd=uri-miss; fwd-status=502", .uncacheable),
-        (.bypass(), "folio; fwd=bypass", .bypass),
-        (.bypass(failed: 504), "folio; fwd=bypass; fwd-status=504", .bypass),
+        (.uncacheable, "folio; fwd=uri-miss", .uncacheable),
+        (.uncacheable.failed(with: 502), "folio; fwd=miss; fwd-status=502", .miss),
+        (.bypass, "folio; fwd=bypass", .bypass),
+        // Exactly the parameters of its row (SPEC 8): no `fwd-status` on a bypass.
+        (.bypass.failed(with: 504), "folio; fwd=bypass", .bypass),
     ])
     func oneOutcomeWritesTheHeaderAndLabelsTheMetric(outcome: CacheOutcome, header: String, result: CacheResult) {
         #expect(outcome.header == header)
@@ -206,9 +207,10 @@ struct MetricsTests {
         #expect(CacheResult(cacheStatus: header) == result)
     }
 
-    @Test func aFailedDirectFetchKeepsItsKind() {
-        #expect(CacheOutcome.bypass().failed(with: 502) == .bypass(failed: 502))
-        #expect(CacheOutcome.uncacheable().failed(with: 504) == .uncacheable(failed: 504))
+    /// A bypass stays a bypass; any other failed direct fetch is a failed fill (SPEC 5.2's rows).
+    @Test func aFailedDirectFetchTakesItsRow() {
+        #expect(CacheOutcome.bypass.failed(with: 502) == .bypass)
+        #expect(CacheOutcome.uncacheable.failed(with: 504) == .missFailed(status: 504))
         #expect(CacheOutcome.stored.failed(with: 502) == .missFailed(status: 502))
     }
 

@@ -14,10 +14,10 @@ enum CacheOutcome: Sendable, Equatable {
     case collapsed
     /// A stale list confirmed by a 304; `ttl` is the freshness it granted.
     case revalidated(ttl: Int64)
-    /// The upstream's answer may not be stored; `failed` is the status when the fetch failed.
-    case uncacheable(failed: Int? = nil)
-    /// Credentials bypassed the cache (`authorized: bypass`); `failed` as above.
-    case bypass(failed: Int? = nil)
+    /// The upstream's answer may not be stored.
+    case uncacheable
+    /// Credentials bypassed the cache (`authorized: bypass`), whatever the fetch then answered.
+    case bypass
     /// A refresh failed with `status` and the stale list was served instead (`staleIfError`);
     /// `ttl` is minus the seconds past freshness.
     case staleOnError(status: Int, ttl: Int64)
@@ -33,8 +33,8 @@ enum CacheOutcome: Sendable, Equatable {
         case .refetched: "folio; fwd=stale; fwd-status=200; stored"
         case .collapsed: "folio; fwd=miss; collapsed"
         case .revalidated(let ttl): "folio; fwd=stale; fwd-status=304; ttl=\(ttl)"
-        case .uncacheable(let failed): "folio; fwd=uri-miss" + (failed.map { "; fwd-status=\($0)" } ?? "")
-        case .bypass(let failed): "folio; fwd=bypass" + (failed.map { "; fwd-status=\($0)" } ?? "")
+        case .uncacheable: "folio; fwd=uri-miss"
+        case .bypass: "folio; fwd=bypass"
         case .staleOnError(let status, let ttl): "folio; fwd=stale; fwd-status=\(status); ttl=\(ttl)"
         case .missFailed(let status): "folio; fwd=miss; fwd-status=\(status)"
         }
@@ -54,12 +54,11 @@ enum CacheOutcome: Sendable, Equatable {
         }
     }
 
-    /// The same outcome for a fetch that failed with `status` (for the direct, uncached paths).
+    /// The outcome of a direct, uncached fetch that failed with `status`. The field carries
+    /// exactly the parameters of its row (SPEC 8): a bypass stays `fwd=bypass`, as when the
+    /// upstream's own error is passed through; any other failed fetch is the failed fill's
+    /// `fwd=miss; fwd-status=S`.
     func failed(with status: Int) -> CacheOutcome {
-        switch self {
-        case .uncacheable: .uncacheable(failed: status)
-        case .bypass: .bypass(failed: status)
-        default: .missFailed(status: status)
-        }
+        self == .bypass ? .bypass : .missFailed(status: status)
     }
 }

@@ -44,7 +44,7 @@ struct SnapshotResolver: Sendable {
             }
         }
         guard let key = plan.key else {
-            return await direct(fetch, token: token, outcome: .bypass())
+            return await direct(fetch, token: token, outcome: .bypass)
         }
         let now = cache.now()
         let current = await cache.current(key)
@@ -103,12 +103,12 @@ struct SnapshotResolver: Sendable {
         case .success(.uncacheable(let snapshot)):
             if role == .collapsed {
                 // Never hand one requester's uncacheable list to another: fetch our own.
-                return await direct(fetch, token: token, outcome: .uncacheable())
+                return await direct(fetch, token: token, outcome: .uncacheable)
             }
             if let token, token != snapshot.token {
-                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: .uncacheable())
+                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: .uncacheable)
             }
-            return .served(snapshot, .uncacheable(), age: nil)
+            return .served(snapshot, .uncacheable, age: nil)
         case .success(.shared(let snapshot, let waited)):
             // Stored by another replica: no upstream request was made for this answer.
             let outcome: CacheOutcome =

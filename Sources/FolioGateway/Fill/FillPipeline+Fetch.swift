@@ -32,7 +32,10 @@ extension FillPipeline {
             guard freshness.storable else { return .revalidated(previous, renews: false) }
             return .revalidated(previous.renewed(at: now(), freshness: freshness), renews: true)
         }
-        guard sink.indexes else { return .upstream(UpstreamAnswer(head: head, body: sink.collected)) }
+        guard sink.indexes else {
+            try UpstreamError.checkPassable(head, url: plan.url)
+            return .upstream(UpstreamAnswer(head: head, body: sink.collected))
+        }
         return try await FillWorkers.shared.run { [self, freshness] in
             _ = try box.indexer.endBody()
             let (list, token) = try box.finish()

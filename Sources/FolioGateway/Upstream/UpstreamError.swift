@@ -8,6 +8,7 @@ import FolioEngine
 public struct UpstreamError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case unreachable, connectTimeout, timeout, redirectRefused, tooManyRedirects, bodyTooLarge, failed
+        case unexpectedStatus(String)
     }
 
     private let kind: Kind
@@ -28,6 +29,7 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
         case .tooManyRedirects: "upstream-too-many-redirects"
         case .bodyTooLarge: "upstream-body-too-large"
         case .failed: "upstream-failed"
+        case .unexpectedStatus: "upstream-unexpected-status"
         }
     }
 
@@ -58,6 +60,7 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
         case .tooManyRedirects: .upstreamTooManyRedirects
         case .bodyTooLarge: .upstreamBodyTooLarge
         case .failed: .upstreamFailed()
+        case .unexpectedStatus(let detail): .upstreamUnexpectedStatus(detail)
         }
     }
 
@@ -72,4 +75,19 @@ extension UpstreamError {
     static func tooManyRedirects(_ reason: String) -> Self { Self(.tooManyRedirects, reason) }
     static func bodyTooLarge(_ reason: String) -> Self { Self(.bodyTooLarge, reason) }
     static func failed(_ reason: String) -> Self { Self(.failed, reason) }
+
+    /// Throws unless a non-2xx answer of a list's GET may be passed to the client: a 4xx or 5xx
+    /// (SPEC 3.5). A 1xx or 3xx reaching this point is not an answer about the list (redirects
+    /// Folio follows never get here, nor does a 304 to a conditional request): 502.
+    static func checkPassable(_ head: UpstreamHead, url: String) throws {
+        guard head.status < 400 else { return }
+        let detail =
+            switch head.status {
+            case 304: "The upstream answered 304 Not Modified to a request without validators."
+            case 300..<400 where Redirect.isRedirect(head.status):
+                "The upstream answered \(head.status) without a Location to follow."
+            default: "The upstream answered \(head.status), which is neither a list nor an error to pass on."
+            }
+        throw Self(.unexpectedStatus(detail), "\(url) answered \(head.status)")
+    }
 }

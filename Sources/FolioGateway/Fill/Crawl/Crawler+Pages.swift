@@ -18,7 +18,10 @@ extension Crawler {
         let (head, sink) = try await upstream.get(url, headers: headers) { [errorBodyLimit] head in
             IndexingSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
         }
-        guard (200..<300).contains(head.status) else { return .answer(head, sink.collected) }
+        guard (200..<300).contains(head.status) else {
+            try UpstreamError.checkPassable(head, url: url)
+            return .answer(head, sink.collected)
+        }
         await box.indexer.settle()
         return .page(head, try box.indexer.endBody(), bytes: sink.received)
     }
