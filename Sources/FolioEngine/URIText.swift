@@ -37,6 +37,35 @@ public enum URIText {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// `text` with its escapes normalized as RFC 3986 6.2.2.1 and 6.2.2.2 allow without changing
+    /// what it means: an escaped unreserved character is decoded, other escapes are written in
+    /// upper case. Everything else, a malformed escape included, stays as it is.
+    public static func normalizingEscapes(_ text: Substring) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        let bytes = Array(text.utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            else {
+                out.append(bytes[index])
+                index += 1
+                continue
+            }
+            let byte = high << 4 | low
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(high)], hex[Int(low)]]
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static func encode(_ bytes: some Collection<UInt8>, keeping keep: (UInt8) -> Bool) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []

@@ -15,10 +15,8 @@ struct ListSelector: Sendable {
 
     init(_ fields: HTTPFields, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter]) {
         var url = route.config.upstream.render(match.parameters)
-        let forwarded = parameters.filter { route.forwardQuery.contains($0.key) }
-        if !forwarded.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + forwarded.map { String($0.raw) }.joined(separator: "&")
-        }
+        let forwarded = Self.forwarded(parameters, names: route.forwardQuery)
+        if !forwarded.isEmpty { url += (url.contains("?") ? "&" : "?") + forwarded }
         self.url = url
         var varyValues: [String] = []
         for name in route.varyNames {
@@ -28,6 +26,21 @@ struct ListSelector: Sendable {
         self.varyValues = varyValues
         authorization = fields[.authorization]
         cookie = fields[.cookie]
+    }
+
+    /// The `forwardQuery` parameters as the upstream gets them and the cache key holds them:
+    /// one list per value (SPEC 5.1), however the client spelled it. Ordered by name (several
+    /// values of one name keep their order), and each piece normalized as RFC 3986 6.2.2 allows
+    /// without changing what it means: a percent-encoded unreserved character is decoded and other
+    /// escapes are written in upper case, so `tenant=%61` and `tenant=a` are one list. Anything
+    /// else (`+`, reserved characters, their escapes) stays as sent, since upstreams differ on it.
+    static func forwarded(_ parameters: [QueryParameter], names: Set<String>) -> String {
+        guard !names.isEmpty else { return "" }
+        return parameters.enumerated()
+            .filter { names.contains($0.element.key) }
+            .sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+            .map { URIText.normalizingEscapes($0.element.raw) }
+            .joined(separator: "&")
     }
 
     /// The key the list's snapshot is kept under; nil when it is not cached (credentials on a
