@@ -12,19 +12,29 @@ enum ConfigurationText {
             // "5ms" also ends with "s"; the digits check rejects the "5m" reading.
             guard let count = decimal(digits) else { continue }
             let (total, overflow) = count.multipliedReportingOverflow(by: unit.milliseconds)
-            guard !overflow else { return .failure(ValueSyntaxError("duration '\(text)' is too large")) }
+            guard !overflow, total <= maxDurationMilliseconds else {
+                return .failure(ValueSyntaxError("duration '\(text)' is too large: at most 100000h (about 11 years)"))
+            }
             return .success(.milliseconds(total))
         }
         return .failure(bad)
     }
+
+    /// The longest duration any key takes: far beyond any sensible timeout or freshness, and far
+    /// below what sums of durations in SwiftNIO's 64-bit nanoseconds hold (about 292 years),
+    /// which a larger value overflowed at its first use.
+    static let maxDurationMilliseconds: Int64 = 100_000 * 3_600_000
+
+    /// The largest size any key takes (1 PiB): doubled or summed, it still fits in an `Int`.
+    static let maxSize = 1 << 50
 
     /// `<integer>[B|KiB|MiB|GiB]`: bytes when there is no unit.
     static func size(_ text: String) -> Result<Int, ValueSyntaxError> {
         let units: [(suffix: String, shift: Int)] = [("KiB", 10), ("MiB", 20), ("GiB", 30), ("B", 0), ("", 0)]
         for unit in units where text.hasSuffix(unit.suffix) {
             guard let count = decimal(text.dropLast(unit.suffix.count)) else { continue }
-            guard count <= Int64(Int.max >> unit.shift) else {
-                return .failure(ValueSyntaxError("size '\(text)' is too large"))
+            guard count <= Int64(maxSize >> unit.shift) else {
+                return .failure(ValueSyntaxError("size '\(text)' is too large: at most 1048576GiB"))
             }
             return .success(Int(count) << unit.shift)
         }

@@ -28,7 +28,26 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
         try self.init(text, allowingPlaceholders: false)
     }
 
+    /// Parses `text`; a problem quotes it with any user info (`user:password@`) masked, since
+    /// problems reach logs (a reload's) and user info is refused anyway.
     init(_ text: String, allowingPlaceholders: Bool) throws(ValueSyntaxError) {
+        do {
+            try self.init(parsing: text, allowingPlaceholders: allowingPlaceholders)
+        } catch {
+            let masked = Self.maskingUserInfo(text)
+            throw masked == text ? error : ValueSyntaxError(error.message.replacing(text, with: masked))
+        }
+    }
+
+    /// `text` with whatever stands between `://` and the first `@` of its authority as `***`.
+    static func maskingUserInfo(_ text: String) -> String {
+        let afterScheme = text.range(of: "://")?.upperBound ?? text.startIndex
+        let authorityEnd = text[afterScheme...].firstIndex { "/?#".contains($0) } ?? text.endIndex
+        guard let at = text[afterScheme..<authorityEnd].lastIndex(of: "@") else { return text }
+        return String(text[..<afterScheme]) + "***" + String(text[at...])
+    }
+
+    private init(parsing text: String, allowingPlaceholders: Bool) throws(ValueSyntaxError) {
         let utf8 = Array(text.utf8)
         guard let schemeEnd = Self.find("://", in: utf8) else {
             throw ValueSyntaxError("'\(text)' is not an absolute URL (expected http://HOST...)")

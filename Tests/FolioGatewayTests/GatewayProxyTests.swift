@@ -105,15 +105,18 @@ import Testing
         }
     }
 
-    @Test func unmatchedPathsGoToTheFallbackUpstream() async throws {
+    /// The fallback gets the request's path after its own path prefix, if it has one (a
+    /// trailing `/` of the prefix is not doubled).
+    @Test(arguments: [("", ""), ("/legacy", "/legacy"), ("/legacy/", "/legacy")])
+    func unmatchedPathsGoToTheFallbackUpstream(prefix: String, sent: String) async throws {
         try await withTestUpstream({ request in .json(#"{"fallback":"\#(request.path)"}"#, status: 202) }) { fallback in
             try await withTestUpstream({ _ in .json("[]") }) { upstream in
                 let yaml = gatewayYAML(upstream: upstream.baseURL).replacingOccurrences(
-                    of: "  admin: null", with: "  admin: null\n  fallbackUpstream: \(fallback.baseURL)")
+                    of: "  admin: null", with: "  admin: null\n  fallbackUpstream: \(fallback.baseURL)\(prefix)")
                 try await withGateway(yaml) { client, _ in
                     let response = try await client.execute(uri: "/other/thing?x=1", method: .get)
                     #expect(response.status == .accepted)
-                    #expect(response.text == #"{"fallback":"/other/thing"}"#)
+                    #expect(response.text == #"{"fallback":"\#(sent)/other/thing"}"#)
                     #expect(fallback.requests.first?.query == "x=1")
                 }
             }

@@ -34,7 +34,8 @@ extension Gateway {
             throw FolioError.notFound(path: String(target.path))
         }
         var response = try await metrics.measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
-            try await forward(request, context: context, url: fallback.origin + target.raw, requestID: requestID)
+            try await forward(
+                request, context: context, url: fallback.origin + fallback.path + target.raw, requestID: requestID)
         }
         response.headers[.cacheStatus] = "folio; fwd=bypass"
         return response
