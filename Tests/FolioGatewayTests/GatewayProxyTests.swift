@@ -123,6 +123,30 @@ import Testing
         }
     }
 
+    /// A forwarded answer goes out decoded where Folio decoded it (gzip, deflate) and as
+    /// received, label and all, where it did not (`br`): never as compressed bytes that claim
+    /// to be plain.
+    @Test func forwardedAnswersKeepTheCodingFolioDidNotDecode() async throws {
+        let plain = Array(String(repeating: "fallback body ", count: 40).utf8)
+        let brotli: [UInt8] = [0x1B, 0x2F, 0x00, 0xF8, 0xA5, 0x40, 0x62, 0xDB, 0x0F, 0x90]
+        try await withTestUpstream({ request in
+            request.path == "/gz"
+                ? TestUpstream.Reply(headers: [("Content-Encoding", "gzip")], body: Gzip.compress(plain))
+                : TestUpstream.Reply(headers: [("Content-Encoding", "br")], body: brotli)
+        }) { fallback in
+            let yaml = gatewayYAML(upstream: fallback.baseURL).replacingOccurrences(
+                of: "  admin: null", with: "  admin: null\n  fallbackUpstream: \(fallback.baseURL)")
+            try await withGateway(yaml) { client, _ in
+                let gzip = try await client.execute(uri: "/gz", method: .get)
+                #expect(Array(gzip.body.readableBytesView) == plain)
+                #expect(gzip.header("Content-Encoding") == nil)
+                let br = try await client.execute(uri: "/br", method: .get)
+                #expect(Array(br.body.readableBytesView) == brotli)
+                #expect(br.header("Content-Encoding") == "br")
+            }
+        }
+    }
+
     @Test func pathPlaceholdersSelectUpstreamAndCacheKey() async throws {
         try await withTestUpstream({ request in .json(#"[{"path":"\#(request.path)"}]"#) }) { upstream in
             let yaml = """

@@ -49,8 +49,22 @@ public enum ProxyHeaders {
         var headers = upstream
         removeHopByHop(&headers)
         headers.remove(name: "content-length")
-        headers.remove(name: "content-encoding")
+        removeDecodedCoding(&headers)
         return headers
+    }
+
+    /// Drops the coding the upstream client decoded from `Content-Encoding`: the first one,
+    /// when it is `gzip` or `deflate` (swift-nio-extras decodes exactly those). A body in a coding
+    /// Folio does not decode (`br`, `zstd`, …) is passed on as received, so it keeps its label
+    /// and the client can decode it; without it the client would read compressed bytes as the
+    /// answer.
+    static func removeDecodedCoding(_ headers: inout HTTPHeaders) {
+        let codings = headers[canonicalForm: "content-encoding"].map(String.init)
+        guard let first = codings.first, ["gzip", "deflate"].contains(first.lowercased()) else { return }
+        headers.remove(name: "content-encoding")
+        if codings.count > 1 {
+            headers.add(name: "Content-Encoding", value: codings.dropFirst().joined(separator: ", "))
+        }
     }
 
     /// Removes every field whose name matches, keeping the order of the others.
