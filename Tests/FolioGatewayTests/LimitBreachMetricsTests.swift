@@ -63,8 +63,21 @@ struct LimitBreachMetricsTests {
                     body: breach.body)
                 #expect(answer.status == breach.status)
                 #expect(answer.headers.first(name: "Content-Type") == "application/problem+json")
-                Self.expectOneBreach(of: breach.limit, before: before, after: try await folio.metrics())
+                let after = try await folio.metrics()
+                Self.expectOneBreach(of: breach.limit, before: before, after: after)
+                // A request refused for itself (413, 414, 431) reaches no upstream: no exchange
+                // is counted and it carries no Cache-Status (SPEC 5.2); a failed fill has both.
+                let involvedUpstream = breach.status >= 500
+                #expect(Self.fetches(after) - Self.fetches(before) == (involvedUpstream ? 1 : 0))
+                #expect((answer.headers.first(name: "Cache-Status") != nil) == involvedUpstream)
             }
+        }
+    }
+
+    /// Upstream exchanges of the route `objects`, whatever their outcome.
+    static func fetches(_ samples: PrometheusSamples) -> Double {
+        ["2xx", "3xx", "4xx", "5xx", "timeout", "error"].reduce(0) {
+            $0 + samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": $1])
         }
     }
 

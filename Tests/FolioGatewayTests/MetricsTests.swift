@@ -72,6 +72,27 @@ struct MetricsTests {
         }
     }
 
+    /// A forward whose upstream cannot be reached is a 502 that still says how the cache was
+    /// involved (SPEC 5.2: `fwd=request` for an unsafe method, `fwd=bypass` for the fallback),
+    /// and one upstream exchange that failed.
+    @Test func aFailedForwardKeepsItsCacheStatus() async throws {
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // held until the test ends
+        let yaml = gatewayYAML(upstream: refusing.url + "/objects", admin: true)
+            .replacingOccurrences(
+                of: "  admin: 127.0.0.1:0", with: "  admin: 127.0.0.1:0\n  fallbackUpstream: \(refusing.url)")
+        _ = try await withFolio(yaml) { folio in
+            let post = try await folio.http.answer("\(folio.client)/objects", method: .POST, body: Array("{}".utf8))
+            #expect(post.status == 502)
+            #expect(post.headers.first(name: "Cache-Status") == "folio; fwd=request")
+            let fallback = try await folio.get("\(folio.client)/elsewhere")
+            #expect(fallback.status == 502)
+            #expect(fallback.headers.first(name: "Cache-Status") == "folio; fwd=bypass")
+            let samples = try await folio.metrics()
+            #expect(samples.value("folio_upstream_fetches_total", ["route": "objects", "outcome": "error"]) == 1)
+        }
+    }
+
     /// Runs `body` with a gateway whose upstream answers (five objects) once `gate` opens.
     static func withGatedFolio(
         _ gate: Latch, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void

@@ -16,14 +16,32 @@ extension Gateway {
         if let query = target.query, !query.isEmpty {
             url += (url.contains("?") ? "&" : "?") + query
         }
-        var response = try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
-            try await forward(request, context: context, url: url, requestID: requestID)
+        let cacheStatus = "folio; fwd=request"
+        var response = try await failing(with: cacheStatus) {
+            try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+                try await forward(request, context: context, url: url, requestID: requestID)
+            }
         }
         if (200..<300).contains(response.status.code) {
             await cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         }
-        response.headers[.cacheStatus] = "folio; fwd=request"
+        response.headers[.cacheStatus] = cacheStatus
         return response
+    }
+
+    /// Runs a forward whose answer carries `cacheStatus`; so does its failure when the upstream
+    /// exchange failed (502, 504: an answer that involved the upstream, SPEC 5.2). A request
+    /// Folio refuses for its own body (400, 413) carries none, as SPEC 5.2 says of 413.
+    private func failing(with cacheStatus: String, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let problem = FolioError.mapping(error)
+            guard problem.status >= 500 else { throw error }
+            throw problem.adding(header: .init("Cache-Status", cacheStatus))
+        }
     }
 
     /// A path that matches no route: the fallback upstream, or 404.
@@ -33,11 +51,14 @@ extension Gateway {
         guard let fallback = configuration.server.fallbackUpstream else {
             throw FolioError.notFound(path: String(target.path))
         }
-        var response = try await metrics.measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
-            try await forward(
-                request, context: context, url: fallback.origin + fallback.path + target.raw, requestID: requestID)
+        let cacheStatus = "folio; fwd=bypass"
+        var response = try await failing(with: cacheStatus) {
+            try await metrics.measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
+                try await forward(
+                    request, context: context, url: fallback.origin + fallback.path + target.raw, requestID: requestID)
+            }
         }
-        response.headers[.cacheStatus] = "folio; fwd=bypass"
+        response.headers[.cacheStatus] = cacheStatus
         return response
     }
 

@@ -14,7 +14,10 @@ extension GatewayMetrics {
             return value
         } catch {
             let folioError = FolioError.mapping(error)
-            route.upstream(UpstreamOutcome(failureStatus: folioError.status), duration: start.duration(to: .now))
+            // A forward Folio refuses for the client's own body (400, 413) is no upstream exchange.
+            if folioError.status >= 500 {
+                route.upstream(UpstreamOutcome(failureStatus: folioError.status), duration: start.duration(to: .now))
+            }
             breached(folioError.limit)
             throw error
         }
