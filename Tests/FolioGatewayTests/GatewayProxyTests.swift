@@ -147,6 +147,34 @@ import Testing
         }
     }
 
+    /// A field the client's `Connection` names is hop-by-hop (SPEC 6): a `vary` header or a
+    /// credential named there neither reaches the upstream nor selects the list.
+    @Test func fieldsNamedInConnectionNeitherGoUpstreamNorSelectTheList() async throws {
+        try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "vary: [Accept-Language]")
+            try await withGateway(yaml) { client, _ in
+                // Raw, so that no client library rewrites `Connection`.
+                let connection = try await RawConnection.open(port: try #require(client.port))
+                try await connection.send(
+                    "GET /objects HTTP/1.1\r\nHost: a\r\nAccept-Language: fr\r\nAuthorization: Bearer alice\r\n"
+                        + "Connection: keep-alive, Accept-Language,authorization\r\n\r\n")
+                #expect(await connection.waitFor("\r\n\r\n"), "\(connection.received)")
+                #expect(connection.received.hasPrefix("HTTP/1.1 200"), "\(connection.received)")
+                #expect(
+                    connection.received.contains("Cache-Status: folio; fwd=miss; stored\r\n"),
+                    "no bypass: no credential; \(connection.received)")
+                await connection.close()
+                let sent = try #require(upstream.requests.first)
+                #expect(sent.header("Accept-Language") == nil && sent.header("Authorization") == nil)
+                let plain = try await client.execute(uri: "/objects", method: .get)
+                #expect(plain.header("Cache-Status")?.hasPrefix("folio; hit") == true, "the same list")
+                let french = try await client.execute(uri: "/objects", method: .get, headers: [.acceptLanguage: "fr"])
+                #expect(french.header("Cache-Status") == "folio; fwd=miss; stored")
+                #expect(upstream.requests.last?.header("Accept-Language") == "fr")
+            }
+        }
+    }
+
     @Test func pathPlaceholdersSelectUpstreamAndCacheKey() async throws {
         try await withTestUpstream({ request in .json(#"[{"path":"\#(request.path)"}]"#) }) { upstream in
             let yaml = """
