@@ -260,6 +260,29 @@ struct ReloadTests {
         }
     }
 
+    /// A setting that needs a restart keeps running as it was: switching the store to Redis by a
+    /// reload changes nothing the running memory store reports, and putting the file back is
+    /// no change at all.
+    @Test func settingsThatNeedARestartKeepRunningAsTheyAre() async throws {
+        try await withTestUpstream({ _ in .json("[1]") }) { upstream in
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL + "/objects", admin: true, top: "cache:\n  maxBytes: 64MiB")
+            _ = try await withFolio(yaml) { folio in
+                let redis = yaml.replacingOccurrences(
+                    of: "  maxBytes: 64MiB",
+                    with:
+                        "  maxBytes: 64MiB\n  store: redis\n  redis: { url: redis://127.0.0.1:1, localMaxBytes: 8MiB }")
+                let switched = await folio.server.reload(configuration: try Self.parse(redis))
+                #expect(switched.applied && switched.needsRestart == ["cache.store / cache.redis"])
+                #expect(try await folio.metrics().value("folio_cache_max_bytes") == Double(64 << 20))
+                #expect(try await folio.get("\(folio.client)/objects").status == 200)
+
+                let back = await folio.server.reload(configuration: try Self.parse(yaml))
+                #expect(back.applied && back.needsRestart.isEmpty, "\(back.needsRestart)")
+            }
+        }
+    }
+
     @Test func countersKeepCountingAcrossReloads() async throws {
         try await withTestUpstream({ _ in .json("[1]") }) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)

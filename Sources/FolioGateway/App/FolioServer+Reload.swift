@@ -52,17 +52,26 @@ extension FolioServer {
     /// Builds and installs the new gateway; returns the names of old routes whose snapshots must
     /// go (removed, or changed config) and the store they are in.
     private func swap(
-        to configuration: Configuration
+        to file: Configuration
     ) -> Result<(ReloadResult, removed: [String], store: any SnapshotStore), ConfigurationError> {
         let old = current.gateway
         let previous = old.configuration
         var needsRestart: [String] = []
-        if configuration.server.listen != previous.server.listen { needsRestart.append("server.listen") }
-        if configuration.server.admin != previous.server.admin { needsRestart.append("server.admin") }
-        if configuration.tracing != previous.tracing { needsRestart.append("tracing") }
-        if configuration.cache.store != previous.cache.store || configuration.cache.redis != previous.cache.redis {
+        // What takes effect only at a restart keeps running as it is: the new gateway is built
+        // with it (its store, its metrics), and the next reload compares with what runs, so a
+        // file put back says nothing needs a restart.
+        var configuration = file
+        if file.server.listen != previous.server.listen { needsRestart.append("server.listen") }
+        if file.server.admin != previous.server.admin { needsRestart.append("server.admin") }
+        if file.tracing != previous.tracing { needsRestart.append("tracing") }
+        if file.cache.store != previous.cache.store || file.cache.redis != previous.cache.redis {
             needsRestart.append("cache.store / cache.redis")
         }
+        configuration.server.listen = previous.server.listen
+        configuration.server.admin = previous.server.admin
+        configuration.tracing = previous.tracing
+        configuration.cache.store = previous.cache.store
+        configuration.cache.redis = previous.cache.redis
         if ListenerSettings(configuration) != listenerSettings {
             needsRestart.append("server.idleTimeout / limits parser caps")
         }
