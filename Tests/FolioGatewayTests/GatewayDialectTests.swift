@@ -174,6 +174,12 @@ import Testing
             #expect(filtered.header("X-Total-Count") == String(expected.count))
             let many = try await Self.get(client, "/jsonserver/objects?id=3&id=5&id=8")
             #expect(try Self.bareItems(many.text) == [3, 5, 8].map { Self.elements()[$0] })
+            // One comparison in both spellings is one parameter given twice (SPEC 3.6), not a
+            // silent choice of one of them.
+            for uri in ["/jsonserver/objects?id_gte=10&id%5Bgte%5D=11", "/jsonserver/objects?id[ne]=1&id_ne=2"] {
+                let twice = try await client.execute(uri: uri, method: .get)
+                _ = try checkProblem(twice, status: 400, code: "duplicate-parameter")
+            }
         }
     }
 

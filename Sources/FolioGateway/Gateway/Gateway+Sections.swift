@@ -45,11 +45,16 @@ struct ListSelection: Sendable {
         } else {
             search = nil
         }
-        // One entry per field and comparison: repeated `?FIELD=` values are any of them.
+        // One entry per field and comparison: repeated `?FIELD=` values are any of them. A
+        // comparison is one of Folio's params (SPEC 3.6: two values are 400), however a dialect
+        // spells it: json-server's `price_gte` and Folio's `price[gte]` are one.
         var filters: [(path: FieldPath, comparison: ListRequest.Comparison, values: [String])] = []
         for filter in request.filters {
             guard let path = route.filterableFields[filter.field] else { continue }
             if let index = filters.firstIndex(where: { $0.path == path && $0.comparison == filter.comparison }) {
+                guard filter.comparison == .equal else {
+                    throw .duplicateParameter("\(filter.field)[\(filter.comparison.rawValue)]")
+                }
                 filters[index].values.append(filter.value)
             } else {
                 filters.append((path, filter.comparison, [filter.value]))
