@@ -81,6 +81,30 @@ struct SharedSnapshotStoreTests {
             #expect(await store.current(Self.key)?.token == refill.token)
         }
     }
+    /// After a lost subscription every local copy is retained; one that Redis still names is
+    /// current again without its bytes being read back. Here its parts are gone from Redis, so
+    /// reading them would find nothing (a failed check, a miss).
+    @Test func aCopyRedisStillNamesIsCurrentAgainWithoutAReadAfterAResubscription() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            let list = try await shared("v1", in: redis)
+            let loaded = try #require(await store.current(Self.key))
+            #expect(loaded.token == list.token)
+            let client = RedisClient(server.configuration())
+            let deleted = try await client.send([
+                "DEL", redis.keys.part(RedisSnapshotKeys.hash(Self.key), token: list.token, index: 0),
+            ])
+            #expect(deleted == .integer(1), "\(deleted)")
+            await client.close()
+
+            store.subscriptionFailed(.refused("test: subscription lost"))
+            store.resubscribed()
+            #expect(store.local.current(Self.key) == nil, "retained until Redis is asked")
+            #expect(await store.current(Self.key)?.token == list.token)
+            #expect(store.local.current(Self.key)?.token == list.token)
+        }
+    }
+
     /// How a replica hears that a route was dropped while its load from Redis is in flight.
     enum DropHeard: CaseIterable {
         /// Another replica's `dropped` event.

@@ -524,6 +524,23 @@ struct SharedStoreTests {
         }
     }
 
+    /// A subscription that broke and came back, with no drop meanwhile, costs no upstream
+    /// fetch: Redis still names each replica's copy, which is current again (before, every
+    /// replica filled its lists from the upstream, without the lock, until its next ping).
+    @Test func aLostSubscriptionAloneKeepsTheListsTheReplicasHold() async throws {
+        try await Self.withTwoReplicasHoldingV1 { redis, a, b, http in
+            let client = RedisClient(redis.configuration())
+            try await client.send(["CLIENT", "KILL", "TYPE", "pubsub"])
+            await client.close()
+            try await a.process.message("shared store events back")
+            try await b.process.message("shared store events back")
+            // The upstream now serves v2: any fetch would show.
+            for replica in [a, b, a, b] {
+                #expect(try Self.tags(try await http.answer(replica.url)) == ["v1"])
+            }
+        }
+    }
+
     /// Whether `replica` serves a list tagged `tags` within `limit`.
     static func eventuallyServes(
         _ tags: Set<String>, _ replica: Replica, _ http: HTTPClient, within limit: Duration = .seconds(5)

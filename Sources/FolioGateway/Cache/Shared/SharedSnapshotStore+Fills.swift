@@ -169,6 +169,12 @@ extension SharedSnapshotStore: FillCoordination {
                 return installLoaded(renewed, for: key, shape: shape, since: generation) ? renewed : nil
             }
             guard freshUntil(newest.freshness) > held.freshUntil else { return nil }
+        } else if let kept = local.retained(key, token: newest.token)?.snapshot {
+            // The same list (its token is its content's hash), retained here since a lost
+            // subscription made every copy retained: Redis still names it, so it is current
+            // again, with Redis's freshness, without reading its bytes back.
+            let renewed = snapshot(kept, renewedBy: newest.freshness)
+            return installLoaded(renewed, for: key, shape: shape, since: generation) ? renewed : nil
         }
         guard let stored = try await redis.read(key, token: newest.token) else {
             health.failed(.verify, nil)

@@ -322,9 +322,13 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     /// The events subscription works (again). After a failure, other replicas' drops may
     /// have been missed: every local copy goes back to being retained (pinned links still
-    /// work), and the next request for each list asks Redis which snapshot is current.
+    /// work), and the next request for each list asks Redis which snapshot is current (a copy
+    /// Redis still names is current again without being read back: `adopt`).
     func resubscribed() {
         guard subscriptionLost.exchange(false, ordering: .relaxed) else { return }
+        // Redis just answered SUBSCRIBE: it is reachable. Waiting for the next ping instead left
+        // a window where every replica filled its lists from the upstream without the lock.
+        health.succeeded()
         let routes = shapes.withLock { $0 }
         bumpDropGeneration(of: routes.keys)
         let forget = dropHandler.withLock { $0 }
