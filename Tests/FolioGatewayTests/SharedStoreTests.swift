@@ -541,6 +541,38 @@ struct SharedStoreTests {
         }
     }
 
+    /// A filler that dies holding the lock: once its lock expires one waiting replica takes
+    /// over, and the others wait for that one instead of all fetching when their first
+    /// deadline passes (SPEC 5.5: never a burst of fetches). The upstream takes 2.5 s an answer,
+    /// longer than what was left of the waiters' first deadline when the lock changed hands.
+    @Test func whenTheFillerDiesOneWaiterTakesOverForAll() async throws {
+        let (body, _) = objectsBody(10)
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in
+                var reply = TestUpstream.Reply.json(body)
+                reply.delay = .milliseconds(2500)
+                return reply
+            }) { upstream in
+                try await Self.withReplicas(
+                    3, upstream: upstream, redis: redis, extra: "limits:\n  upstreamTimeout: 3s"
+                ) { replicas in
+                    try await withHTTPClient { http in
+                        let (a, b, c) = (replicas[0], replicas[1], replicas[2])
+                        let dead = Task { try? await http.answer(a.url) }
+                        try await waitUntil("A fetches") { upstream.requestCount == 1 }
+                        a.process.signal(SIGKILL)
+                        _ = await dead.value
+                        async let fromB = http.answer(b.url)
+                        async let fromC = http.answer(c.url)
+                        let answers = try await [fromB, fromC]
+                        #expect(answers.map(\.status) == [200, 200])
+                        #expect(upstream.requestCount == 2, "A's fetch and one for B and C")
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether `replica` serves a list tagged `tags` within `limit`.
     static func eventuallyServes(
         _ tags: Set<String>, _ replica: Replica, _ http: HTTPClient, within limit: Duration = .seconds(5)

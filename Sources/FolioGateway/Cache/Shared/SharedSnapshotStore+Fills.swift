@@ -23,7 +23,10 @@ extension SharedSnapshotStore: FillCoordination {
     ) async throws -> CoordinatedFill {
         guard let shape = shape(for: key) else { return .filled(try await fill()) }
         let hash = RedisSnapshotKeys.hash(key)
-        let deadline = now() + timeout + .seconds(1)
+        // Long enough for one filler's lock to end (it expires after `timeout`); moved on for
+        // each new holder, so the waiters of a filler that died wait for the replica that took
+        // over instead of all fetching once their first deadline passed.
+        var deadline = now() + timeout + .seconds(1)
         var waited = false
         while true {
             guard health.isAvailable, let generation = loadGeneration(key.route), now() < deadline else { break }
@@ -61,6 +64,7 @@ extension SharedSnapshotStore: FillCoordination {
             waited = true
             do {
                 let holder = try await redis.lockOwner(key)
+                if holder != nil { deadline = max(deadline, now() + timeout + .seconds(1)) }
                 var owner = holder
                 while owner != nil, owner == holder, now() < deadline {
                     await waiters.wait(for: hash, longest: Self.pollInterval)
