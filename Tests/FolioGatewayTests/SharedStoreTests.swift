@@ -573,6 +573,48 @@ struct SharedStoreTests {
         }
     }
 
+    /// A retained snapshot whose items were changed in Redis is never served, and, as for a
+    /// current one, the failed check is counted (SPEC 5.5: logged and counted, never served).
+    @Test func aTamperedRetainedSnapshotIsCountedAndNeverServed() async throws {
+        let list = Versioned()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
+                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        let (a, b) = (replicas[0], replicas[1])
+                        // A fills v1 and drops it; its retained copy in Redis is changed; B, which
+                        // never held it, is asked for it.
+                        let pinned = try Self.token(try await http.answer(a.url))
+                        let client = RedisClient(redis.configuration())
+                        // The copy to Redis runs on its own, after the answer.
+                        let found = Mutex<String?>(nil)
+                        try await waitUntil("the list's one part is in Redis") {
+                            let names = try await client.send(["KEYS", "test:snapshot:{*:\(pinned)}:part:0"])
+                            guard case .array(let names?) = names, names.count == 1 else { return false }
+                            found.withLock { $0 = names[0].string }
+                            return true
+                        }
+                        let name = try #require(found.withLock { $0 })
+                        list.version.store(2, ordering: .relaxed)
+                        #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
+                        #expect(try Self.tags(try await http.answer(a.url)) == ["v2"])
+                        var part = try #require(try await client.send(["GET", name]).bytes)
+                        let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
+                        part[digit] = UInt8(ascii: "8")
+                        try await client.send([Array("SET".utf8), Array(name.utf8), part, Array("KEEPTTL".utf8)])
+                        await client.close()
+
+                        // B never held the old list: it reads it from Redis, and the check fails.
+                        let onB = try await http.answer(b.url + "?snapshot=\(pinned)")
+                        #expect(onB.status == 410)
+                        let samples = try await b.metrics(http)
+                        #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) == 1)
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether `replica` serves a list tagged `tags` within `limit`.
     static func eventuallyServes(
         _ tags: Set<String>, _ replica: Replica, _ http: HTTPClient, within limit: Duration = .seconds(5)

@@ -357,7 +357,17 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// under another cache key is another route's, path's or partition's list.
     private func loadRetained(_ key: CacheKey, token: String, shape: RouteShape) async -> Snapshot? {
         do {
-            guard let stored = try await redis.read(key, token: token) else { return nil }
+            guard let stored = try await redis.read(key, token: token) else {
+                // Absent, or held with items that do not give the token (torn, tampered): the
+                // latter is a miss that is logged and counted like a current list's (SPEC 5.5).
+                if try await redis.freshness(key, token: token) != nil {
+                    health.failed(.verify, nil)
+                    logger.warning(
+                        "shared snapshot failed its check",
+                        metadata: ["folio.route": "\(key.route)", "token": "\(token)"])
+                }
+                return nil
+            }
             let superseded = try await redis.superseded(key, token: token)
             let snapshot = await FillWorkers.shared.run { [self] in self.snapshot(stored, shape: shape) }
             let now = now()
