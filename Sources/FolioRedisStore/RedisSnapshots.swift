@@ -33,10 +33,7 @@ public struct RedisSnapshots: Sendable {
     public func write(
         _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil
     ) async throws(RedisError) -> Bool {
-        // The list outlives its newest pointer by `retention`: a refill after the pointer expired
-        // (nobody asked for the list for a while) finds no previous token to supersede, and
-        // pinned links to this list must still be answered by every replica meanwhile.
-        let milliseconds = Array(String(Self.milliseconds(expiry + retention)).utf8)
+        let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
         let owner = RedisSnapshotKeys.hash(key)
         // What Redis holds of this list, and the drop count, in one round trip. The count is
