@@ -79,7 +79,7 @@ extension SharedSnapshotStore {
         let store = SharedSnapshotStore(
             local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
             redis: RedisSnapshots(client: RedisClient(configuration), keys: keys),
-            health: StoreHealth(logger: logger, metrics: metrics), logger: logger, now: now)
+            health: StoreHealth(logger: logger, metrics: metrics, now: now), logger: logger, now: now)
         var metadata: Logger.Metadata = [
             "url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",
         ]

@@ -29,10 +29,21 @@ final class StoreHealth: Sendable {
     private let available = Atomic<Bool>(true)
     private let logger: Logger
     private let metrics: GatewayMetrics
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Per operation, when a refusal was last logged and how many came since without a line.
+    private let refusals = Mutex<[StoreOperation: (logged: ContinuousClock.Instant, since: Int)]>([:])
 
-    init(logger: Logger, metrics: GatewayMetrics) {
+    /// A Redis that refuses (a read-only replica after a failover, out of memory) refuses every
+    /// write until someone acts: one line per operation and interval, not one per command.
+    static let refusalLogInterval = Duration.seconds(60)
+
+    init(
+        logger: Logger, metrics: GatewayMetrics,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.logger = logger
         self.metrics = metrics
+        self.now = now
     }
 
     var isAvailable: Bool { available.load(ordering: .relaxed) }
@@ -42,9 +53,7 @@ final class StoreHealth: Sendable {
     func failed(_ operation: StoreOperation, _ error: RedisError?) {
         metrics.storeFailed(operation)
         guard let error, !error.isServerError else {
-            logger.warning(
-                "shared store answer refused",
-                metadata: ["operation": "\(operation.rawValue)", "error": "\(error.map { "\($0)" } ?? "bad snapshot")"])
+            logRefusal(operation, error)
             return
         }
         if available.exchange(false, ordering: .relaxed) {
@@ -52,6 +61,29 @@ final class StoreHealth: Sendable {
                 "shared store unavailable",
                 metadata: ["operation": "\(operation.rawValue)", "error": "\(error)"])
         }
+    }
+
+    /// Logs a refused answer or a failed check, at most once per operation and
+    /// `refusalLogInterval` (the line says how many came since the last one); every one is
+    /// counted in `folio_store_errors_total`.
+    private func logRefusal(_ operation: StoreOperation, _ error: RedisError?) {
+        let now = self.now()
+        let since = refusals.withLock { refusals -> Int? in
+            if let last = refusals[operation], now - last.logged < Self.refusalLogInterval {
+                refusals[operation]?.since += 1
+                return nil
+            }
+            let since = refusals[operation]?.since ?? 0
+            refusals[operation] = (now, 0)
+            return since
+        }
+        guard let since else { return }
+        logger.warning(
+            "shared store answer refused",
+            metadata: [
+                "operation": "\(operation.rawValue)", "error": "\(error.map { "\($0)" } ?? "bad snapshot")",
+                "refused_since_last_line": .stringConvertible(since),
+            ])
     }
 
     /// Marks the store available again after a successful call.
