@@ -48,6 +48,10 @@ public struct RedisSnapshotKeys: Sendable {
     /// Why the last fill of a cache key failed, for the replicas that waited for it.
     public func failure(_ key: CacheKey) -> String { "\(prefix)failed:\(Self.hash(key))" }
 
+    /// That the last fill of a cache key got an answer that may not be shared (its own key, so
+    /// that replicas of an earlier version, which do not read it, keep taking the lock in turn).
+    public func unshared(_ key: CacheKey) -> String { "\(prefix)unshared:\(Self.hash(key))" }
+
     /// The `newest` keys of one route, so a purge finds them all.
     public func routeKeys(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):keys" }
 

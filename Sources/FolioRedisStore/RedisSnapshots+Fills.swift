@@ -48,6 +48,18 @@ extension RedisSnapshots {
         return Array(value[(newline + 1)...])
     }
 
+    /// Records that `owner`'s fill of `key` got an answer that may not be shared, for `expiry`:
+    /// the replicas that waited for it fetch their own at once instead of taking the lock in
+    /// turn.
+    public func recordUnshared(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) {
+        try await client.send(["SET", keys.unshared(key), owner, "PX", String(Self.milliseconds(expiry))])
+    }
+
+    /// Whether `owner`'s fill of `key` recorded an answer that may not be shared.
+    public func isUnshared(_ key: CacheKey, owner: String) async throws(RedisError) -> Bool {
+        try await client.send(["GET", keys.unshared(key)]).string == owner
+    }
+
     /// Tells every replica (subscribed to `keys.events`) about `payload`.
     public func publish(_ payload: [UInt8]) async throws(RedisError) {
         try await client.send([Array("PUBLISH".utf8), Array(keys.events.utf8), payload])

@@ -615,6 +615,43 @@ struct SharedStoreTests {
         }
     }
 
+    /// An uncacheable list (`no-store`) cannot be shared, so each requester fetches its own; the
+    /// replicas that waited on the first one's lock fetch theirs at once when it is released,
+    /// instead of one lock holder after another (which made the latency grow with the number of
+    /// replicas). B and C wait on A's fetch; the upstream sees theirs run together.
+    @Test func waitersOfAnUncacheableListFetchTheirOwnAtOnce() async throws {
+        let (body, _) = objectsBody(5)
+        let running = Mutex((now: 0, most: 0))
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in
+                running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
+                try? await Task.sleep(for: .milliseconds(800))
+                running.withLock { $0.now -= 1 }
+                return .json(body, headers: [("Cache-Control", "no-store")])
+            }) { upstream in
+                try await Self.withReplicas(3, upstream: upstream, redis: redis) { replicas in
+                    try await withHTTPClient { http in
+                        let (a, b, c) = (replicas[0], replicas[1], replicas[2])
+                        async let fromA = http.answer(a.url)
+                        try await waitUntil("A fetches") { upstream.requestCount == 1 }
+                        async let fromB = http.answer(b.url)
+                        async let fromC = http.answer(c.url)
+                        let answers = try await [fromA, fromB, fromC]
+                        #expect(answers.map(\.status) == [200, 200, 200])
+                        #expect(
+                            answers.map { $0.headers.first(name: "Cache-Status") }
+                                == Array(repeating: "folio; fwd=uri-miss", count: 3))
+                        #expect(upstream.requestCount == 3, "one answer each: none may be shared")
+                        #expect(running.withLock { $0.most } == 2, "B's and C's fetches ran together")
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether `replica` serves a list tagged `tags` within `limit`.
     static func eventuallyServes(
         _ tags: Set<String>, _ replica: Replica, _ http: HTTPClient, within limit: Duration = .seconds(5)

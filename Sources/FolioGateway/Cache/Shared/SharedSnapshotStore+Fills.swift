@@ -77,6 +77,9 @@ extension SharedSnapshotStore: FillCoordination {
                     }
                     owner = try await redis.lockOwner(key)
                 }
+                // Each requester of an uncacheable list needs its own answer: no lock, no turn
+                // after the others (before, replicas fetched one lock holder at a time).
+                if let holder, try await redis.isUnshared(key, owner: holder) { return .filled(try await fill()) }
                 if let holder, let recorded = try await redis.failure(key, owner: holder) {
                     let failure = FillFailure(recorded)
                     // The upstream's own error answer is passed back here as on the filler.
@@ -107,22 +110,26 @@ extension SharedSnapshotStore: FillCoordination {
         let failure: FillFailure?
         switch result {
         case .upstream(let answer): failure = FillFailure(answer)
-        // Nothing shared after an uncacheable answer: a waiter fills for itself.
         case .uncacheable, .stored, .revalidated, .shared: failure = nil
         }
+        // Nothing shared after an uncacheable answer: every waiter fills for itself, at once.
+        let unshared: Bool = if case .uncacheable = result { true } else { false }
         let write = takeWrite(key)
         Task {
             await write?.value
-            await release(key, owner: owner, hash: hash, failure: failure)
+            await release(key, owner: owner, hash: hash, failure: failure, unshared: unshared)
         }
         return .filled(result)
     }
 
-    private func release(_ key: CacheKey, owner: String, hash: String, failure: FillFailure?) async {
+    private func release(
+        _ key: CacheKey, owner: String, hash: String, failure: FillFailure?, unshared: Bool = false
+    ) async {
         do {
             if let failure {
                 try await redis.recordFailure(key, owner: owner, failure: failure.encoded, expiry: .seconds(10))
             }
+            if unshared { try await redis.recordUnshared(key, owner: owner, expiry: .seconds(10)) }
             try await redis.unlock(key, owner: owner)
         } catch {
             health.failed(.lock, error)
