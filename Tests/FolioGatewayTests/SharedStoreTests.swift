@@ -344,83 +344,69 @@ struct SharedStoreTests {
     }
 
     @Test func aPurgeOnOneReplicaReachesTheOtherWithinASecond() async throws {
-        let list = Versioned()
-        try await RedisServer.with { redis in
-            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
-                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
-                    try await withHTTPClient { http in
-                        _ = try await http.answer(replicas[0].url)
-                        let onB = try await http.answer(replicas[1].url)
-                        #expect(try Self.tags(onB) == ["v1"])
-                        #expect(upstream.requestCount == 1)
+        try await Self.withTwoReplicas { redis, list, upstream, replicas, http in
+            _ = try await http.answer(replicas[0].url)
+            let onB = try await http.answer(replicas[1].url)
+            #expect(try Self.tags(onB) == ["v1"])
+            #expect(upstream.requestCount == 1)
 
-                        list.version.store(2, ordering: .relaxed)
-                        let purge = try await http.answer(
-                            "http://127.0.0.1:\(replicas[0].admin)/purge?route=objects", method: .POST)
-                        #expect(purge.status == 204)
-                        let purged = ContinuousClock.now
-                        var tags: Set<String> = []
-                        while ContinuousClock.now - purged < .seconds(1) {
-                            tags = try Self.tags(try await http.answer(replicas[1].url))
-                            if tags == ["v2"] { break }
-                            try await Task.sleep(for: .milliseconds(50))
-                        }
-                        #expect(tags == ["v2"], "B stopped serving the dropped list within 1 s")
-                        #expect(upstream.requestCount == 2)
-                    }
-                }
+            list.version.store(2, ordering: .relaxed)
+            let purge = try await http.answer(
+                "http://127.0.0.1:\(replicas[0].admin)/purge?route=objects", method: .POST)
+            #expect(purge.status == 204)
+            let purged = ContinuousClock.now
+            var tags: Set<String> = []
+            while ContinuousClock.now - purged < .seconds(1) {
+                tags = try Self.tags(try await http.answer(replicas[1].url))
+                if tags == ["v2"] { break }
+                try await Task.sleep(for: .milliseconds(50))
             }
+            #expect(tags == ["v2"], "B stopped serving the dropped list within 1 s")
+            #expect(upstream.requestCount == 2)
         }
     }
 
     /// A list whose bytes in Redis no longer give its token is never served, and the fill that
     /// replaces it writes it whole, so Redis does not keep the bad part (SPEC 5.5).
     @Test func aValueCorruptedInRedisIsNeverServedAndIsWrittenAnew() async throws {
-        let list = Versioned()
-        try await RedisServer.with { redis in
-            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
-                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
-                    try await withHTTPClient { http in
-                        let first = try await http.answer(replicas[0].url)
-                        let token = try Self.token(first)
-                        // Same length, one digit changed: only the token check can tell.
-                        let client = RedisClient(redis.configuration())
-                        let pattern = "test:snapshot:{*:\(token)}:part:0"
-                        // The copy to Redis runs on its own, after the answer.
-                        let found = Mutex<String?>(nil)
-                        try await waitUntil("the list's one part is in Redis") {
-                            guard case .array(let names?) = try await client.send(["KEYS", pattern]),
-                                names.count == 1, let name = names[0].string
-                            else { return false }
-                            found.withLock { $0 = name }
-                            return true
-                        }
-                        let name = try #require(found.withLock { $0 })
-                        let original = try #require(try await client.send(["GET", name]).bytes)
-                        var part = original
-                        let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
-                        part[digit] = UInt8(ascii: "8")
-                        try await client.send([Array("SET".utf8), Array(name.utf8), part])
-
-                        let onB = try await http.answer(replicas[1].url)
-                        #expect(onB.status == 200)
-                        #expect(try Self.tags(onB) == ["v1"])
-                        #expect(upstream.requestCount == 2, "B fetched the list itself")
-                        let samples = try await replicas[1].metrics(http)
-                        #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) >= 1)
-                        // B's fill wrote the same list (the same token) whole again: the bad part
-                        // is replaced, not kept with a new expiry.
-                        var repaired: [UInt8]? = nil
-                        for _ in 0..<40 where repaired != original {
-                            repaired = try await client.send(["GET", name]).bytes
-                            if repaired != original { try await Task.sleep(for: .milliseconds(50)) }
-                        }
-                        let isRepaired = repaired == original
-                        #expect(isRepaired, "the part was written anew")
-                        await client.close()
-                    }
-                }
+        try await Self.withTwoReplicas { redis, list, upstream, replicas, http in
+            let first = try await http.answer(replicas[0].url)
+            let token = try Self.token(first)
+            // Same length, one digit changed: only the token check can tell.
+            let client = RedisClient(redis.configuration())
+            let pattern = "test:snapshot:{*:\(token)}:part:0"
+            // The copy to Redis runs on its own, after the answer.
+            let found = Mutex<String?>(nil)
+            try await waitUntil("the list's one part is in Redis") {
+                guard case .array(let names?) = try await client.send(["KEYS", pattern]),
+                    names.count == 1, let name = names[0].string
+                else { return false }
+                found.withLock { $0 = name }
+                return true
             }
+            let name = try #require(found.withLock { $0 })
+            let original = try #require(try await client.send(["GET", name]).bytes)
+            var part = original
+            let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
+            part[digit] = UInt8(ascii: "8")
+            try await client.send([Array("SET".utf8), Array(name.utf8), part])
+
+            let onB = try await http.answer(replicas[1].url)
+            #expect(onB.status == 200)
+            #expect(try Self.tags(onB) == ["v1"])
+            #expect(upstream.requestCount == 2, "B fetched the list itself")
+            let samples = try await replicas[1].metrics(http)
+            #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) >= 1)
+            // B's fill wrote the same list (the same token) whole again: the bad part
+            // is replaced, not kept with a new expiry.
+            var repaired: [UInt8]? = nil
+            for _ in 0..<40 where repaired != original {
+                repaired = try await client.send(["GET", name]).bytes
+                if repaired != original { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let isRepaired = repaired == original
+            #expect(isRepaired, "the part was written anew")
+            await client.close()
         }
     }
 
@@ -455,22 +441,29 @@ struct SharedStoreTests {
 
     /// Two replicas that both hold version 1 of the list, for `body` to purge it: the upstream
     /// serves version 2 from then on.
-    static func withTwoReplicasHoldingV1(
-        _ body: @escaping (RedisServer, _ a: Replica, _ b: Replica, HTTPClient) async throws -> Void
+    /// Two replicas on one Redis in front of an upstream serving `list`, and a client.
+    static func withTwoReplicas(
+        _ body: @escaping (RedisServer, Versioned, TestUpstream, [Replica], HTTPClient) async throws -> Void
     ) async throws {
         let list = Versioned()
         try await RedisServer.with { redis in
             try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
                 try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
-                    try await withHTTPClient { http in
-                        let (a, b) = (replicas[0], replicas[1])
-                        #expect(try Self.tags(try await http.answer(a.url)) == ["v1"])
-                        #expect(try Self.tags(try await http.answer(b.url)) == ["v1"])
-                        list.version.store(2, ordering: .relaxed)
-                        try await body(redis, a, b, http)
-                    }
+                    try await withHTTPClient { http in try await body(redis, list, upstream, replicas, http) }
                 }
             }
+        }
+    }
+
+    static func withTwoReplicasHoldingV1(
+        _ body: @escaping (RedisServer, _ a: Replica, _ b: Replica, HTTPClient) async throws -> Void
+    ) async throws {
+        try await Self.withTwoReplicas { redis, list, upstream, replicas, http in
+            let (a, b) = (replicas[0], replicas[1])
+            #expect(try Self.tags(try await http.answer(a.url)) == ["v1"])
+            #expect(try Self.tags(try await http.answer(b.url)) == ["v1"])
+            list.version.store(2, ordering: .relaxed)
+            try await body(redis, a, b, http)
         }
     }
 
@@ -576,42 +569,35 @@ struct SharedStoreTests {
     /// A retained snapshot whose items were changed in Redis is never served, and, as for a
     /// current one, the failed check is counted (SPEC 5.5: logged and counted, never served).
     @Test func aTamperedRetainedSnapshotIsCountedAndNeverServed() async throws {
-        let list = Versioned()
-        try await RedisServer.with { redis in
-            try await withTestUpstream({ _ in .json(list.body()) }) { upstream in
-                try await Self.withReplicas(2, upstream: upstream, redis: redis) { replicas in
-                    try await withHTTPClient { http in
-                        let (a, b) = (replicas[0], replicas[1])
-                        // A fills v1 and drops it; its retained copy in Redis is changed; B, which
-                        // never held it, is asked for it.
-                        let pinned = try Self.token(try await http.answer(a.url))
-                        let client = RedisClient(redis.configuration())
-                        // The copy to Redis runs on its own, after the answer.
-                        let found = Mutex<String?>(nil)
-                        try await waitUntil("the list's one part is in Redis") {
-                            let names = try await client.send(["KEYS", "test:snapshot:{*:\(pinned)}:part:0"])
-                            guard case .array(let names?) = names, names.count == 1 else { return false }
-                            found.withLock { $0 = names[0].string }
-                            return true
-                        }
-                        let name = try #require(found.withLock { $0 })
-                        list.version.store(2, ordering: .relaxed)
-                        #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
-                        #expect(try Self.tags(try await http.answer(a.url)) == ["v2"])
-                        var part = try #require(try await client.send(["GET", name]).bytes)
-                        let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
-                        part[digit] = UInt8(ascii: "8")
-                        try await client.send([Array("SET".utf8), Array(name.utf8), part, Array("KEEPTTL".utf8)])
-                        await client.close()
-
-                        // B never held the old list: it reads it from Redis, and the check fails.
-                        let onB = try await http.answer(b.url + "?snapshot=\(pinned)")
-                        #expect(onB.status == 410)
-                        let samples = try await b.metrics(http)
-                        #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) == 1)
-                    }
-                }
+        try await Self.withTwoReplicas { redis, list, upstream, replicas, http in
+            let (a, b) = (replicas[0], replicas[1])
+            // A fills v1 and drops it; its retained copy in Redis is changed; B, which
+            // never held it, is asked for it.
+            let pinned = try Self.token(try await http.answer(a.url))
+            let client = RedisClient(redis.configuration())
+            // The copy to Redis runs on its own, after the answer.
+            let found = Mutex<String?>(nil)
+            try await waitUntil("the list's one part is in Redis") {
+                let names = try await client.send(["KEYS", "test:snapshot:{*:\(pinned)}:part:0"])
+                guard case .array(let names?) = names, names.count == 1 else { return false }
+                found.withLock { $0 = names[0].string }
+                return true
             }
+            let name = try #require(found.withLock { $0 })
+            list.version.store(2, ordering: .relaxed)
+            #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
+            #expect(try Self.tags(try await http.answer(a.url)) == ["v2"])
+            var part = try #require(try await client.send(["GET", name]).bytes)
+            let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
+            part[digit] = UInt8(ascii: "8")
+            try await client.send([Array("SET".utf8), Array(name.utf8), part, Array("KEEPTTL".utf8)])
+            await client.close()
+
+            // B never held the old list: it reads it from Redis, and the check fails.
+            let onB = try await http.answer(b.url + "?snapshot=\(pinned)")
+            #expect(onB.status == 410)
+            let samples = try await b.metrics(http)
+            #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) == 1)
         }
     }
 
