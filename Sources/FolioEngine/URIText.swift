@@ -43,7 +43,6 @@ public enum URIText {
     public static func normalizingEscapes(_ text: Substring) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         let bytes = Array(text.utf8)
-        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -59,7 +58,7 @@ public enum URIText {
             if isUnreserved(byte) {
                 out.append(byte)
             } else {
-                out += [UInt8(ascii: "%"), hex[Int(high)], hex[Int(low)]]
+                out += [UInt8(ascii: "%"), hexDigits[Int(high)], hexDigits[Int(low)]]
             }
             index += 3
         }
@@ -67,7 +66,6 @@ public enum URIText {
     }
 
     private static func encode(_ bytes: some Collection<UInt8>, keeping keep: (UInt8) -> Bool) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 3)
         for byte in bytes {
@@ -75,12 +73,15 @@ public enum URIText {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// Upper-case hex digits by value, for escapes Folio writes.
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// The value of one hex digit, either case.
     public static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -61,17 +61,17 @@ extension FolioServer {
         // with it (its store, its metrics), and the next reload compares with what runs, so a
         // file put back says nothing needs a restart.
         var configuration = file
-        if file.server.listen != previous.server.listen { needsRestart.append("server.listen") }
-        if file.server.admin != previous.server.admin { needsRestart.append("server.admin") }
-        if file.tracing != previous.tracing { needsRestart.append("tracing") }
-        if file.cache.store != previous.cache.store || file.cache.redis != previous.cache.redis {
-            needsRestart.append("cache.store / cache.redis")
+        func keepRunning<Value: Equatable>(_ setting: WritableKeyPath<Configuration, Value>, _ name: String) {
+            if file[keyPath: setting] != previous[keyPath: setting], !needsRestart.contains(name) {
+                needsRestart.append(name)
+            }
+            configuration[keyPath: setting] = previous[keyPath: setting]
         }
-        configuration.server.listen = previous.server.listen
-        configuration.server.admin = previous.server.admin
-        configuration.tracing = previous.tracing
-        configuration.cache.store = previous.cache.store
-        configuration.cache.redis = previous.cache.redis
+        keepRunning(\.server.listen, "server.listen")
+        keepRunning(\.server.admin, "server.admin")
+        keepRunning(\.tracing, "tracing")
+        keepRunning(\.cache.store, "cache.store / cache.redis")
+        keepRunning(\.cache.redis, "cache.store / cache.redis")
         if ListenerSettings(configuration) != listenerSettings {
             needsRestart.append("server.idleTimeout / limits parser caps")
         }

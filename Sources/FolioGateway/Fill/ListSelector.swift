@@ -20,7 +20,7 @@ struct ListSelector: Sendable {
         self.url = url
         // Fields the client's `Connection` names are hop-by-hop (RFC 9110 7.6.1): they neither
         // select the list nor go upstream, as if they were absent.
-        let hopByHop = Self.connectionNamed(fields)
+        let hopByHop = ProxyHeaders.connectionNamed(fields)
         var varyValues: [String] = []
         for name in route.varyNames {
             let field = HTTPField.Name(name).flatMap { hopByHop.contains($0.canonicalName) ? nil : $0 }
@@ -29,19 +29,6 @@ struct ListSelector: Sendable {
         self.varyValues = varyValues
         authorization = hopByHop.contains("authorization") ? nil : fields[.authorization]
         cookie = hopByHop.contains("cookie") ? nil : fields[.cookie]
-    }
-
-    /// The lower-cased names listed in the request's `Connection` fields.
-    static func connectionNamed(_ fields: HTTPFields) -> Set<String> {
-        guard fields[.connection] != nil else { return [] }
-        var names: Set<String> = []
-        for value in fields[values: .connection] {
-            for token in value.split(separator: ",") {
-                let name = token.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }
-                if !name.isEmpty { names.insert(String(name.reversed()).lowercased()) }
-            }
-        }
-        return names
     }
 
     /// The `forwardQuery` parameters as the upstream gets them and the cache key holds them:

@@ -39,7 +39,7 @@ extension Gateway {
             throw CancellationError()
         } catch {
             let problem = FolioError.mapping(error)
-            guard problem.status >= 500 else { throw error }
+            guard problem.isUpstreamFailure else { throw error }
             throw problem.adding(header: .init("Cache-Status", cacheStatus))
         }
     }

@@ -14,8 +14,7 @@ extension GatewayMetrics {
             return value
         } catch {
             let folioError = FolioError.mapping(error)
-            // A forward Folio refuses for the client's own body (400, 413) is no upstream exchange.
-            if folioError.status >= 500 {
+            if folioError.isUpstreamFailure {
                 route.upstream(UpstreamOutcome(failureStatus: folioError.status), duration: start.duration(to: .now))
             }
             breached(folioError.limit)
@@ -48,4 +47,11 @@ extension FolioError {
         default: .upstreamFailed("\(error)")
         }
     }
+}
+
+extension FolioError {
+    /// Whether the upstream exchange failed (502, 504), as opposed to a request Folio refused
+    /// for its own part, e.g. a forwarded body over the limit (400, 413), which is no exchange:
+    /// it counts as no upstream fetch and carries no `Cache-Status` (SPEC 5.2).
+    var isUpstreamFailure: Bool { status >= 500 }
 }

@@ -1,3 +1,5 @@
+import FolioEngine
+import HTTPTypes
 import NIOHTTP1
 
 extension ProxyHeaders {
@@ -13,6 +15,20 @@ extension ProxyHeaders {
         for name in headers[canonicalForm: "connection"] where !name.isEmpty {
             headers.remove(name: String(name))
         }
+    }
+
+    /// The lower-cased names the request's `Connection` fields list: hop-by-hop for this
+    /// request, as `removeConnectionNamed` drops them from headers that are forwarded.
+    static func connectionNamed(_ fields: HTTPFields) -> Set<String> {
+        guard fields[.connection] != nil else { return [] }
+        var names: Set<String> = []
+        for value in fields[values: .connection] {
+            for token in value.split(separator: ",") {
+                let name = token.trimmingSpaces()
+                if !name.isEmpty { names.insert(name.lowercased()) }
+            }
+        }
+        return names
     }
 
     /// Hop-by-hop by name alone, whatever `Connection` says.
