@@ -1,27 +1,105 @@
 /// Holds a fill's one indexer, so the sinks of its pages can feed it in place: a second copy of the
 /// `ListIndexer` value would make its next append copy the whole store.
 ///
-/// Used by one task at a time: a crawl hands it to one page download after another.
+/// Downloaded chunks are fed in batches of `defaultBatchBytes`: the feeding task gathers the next batch
+/// while a fill worker copies and scans the previous one and the other hashes the one before
+/// it. Handing each 64 KiB read to a worker and back cost some seven thousand thread switches
+/// per 100 MB, and the download stood still during each scan (BENCHMARKS.md, "Cold fill").
+///
+/// Used by one task at a time: a crawl hands it to one page download after another. `drain()`
+/// must be awaited before the indexer is read or a body ended.
 public final class IndexerBox: @unchecked Sendable {
     public var indexer: ListIndexer
+    /// Fed chunks not handed to a worker yet.
+    private var batch: [any IndexerChunk] = []
+    private var batchedBytes = 0
+    /// The scan of the previous batch, until `drain` or the next batch has awaited it.
+    private(set) var scanning: FillJob?
+    /// The error of a batch's scan, thrown by every later call.
+    private var failure: FolioError?
+    private let batchBytes: Int
 
-    public init(_ indexer: ListIndexer) {
+    /// Bytes gathered before they are handed to a worker: big enough that the hand-over is
+    /// rare, small enough that the last batch's scan (about a millisecond) hardly delays the
+    /// first page and that memory held beside the store stays small. 256 KiB and 4 MiB were
+    /// slower on the benchmark list; 4 MiB also left 7 MB more resident after the fill.
+    public static let defaultBatchBytes = 1 << 20
+
+    public init(_ indexer: ListIndexer, batchBytes: Int = defaultBatchBytes) {
         self.indexer = indexer
+        self.batchBytes = max(1, batchBytes)
     }
 
-    /// Copies and scans the next bytes of the current body on a fill worker (off the
-    /// cooperative pool, at a lower priority), once the previous chunk's hashing is over.
-    public func append(_ bytes: [UInt8]) async throws {
+    /// Takes the next bytes of the current body; they are scanned on a fill worker (off the
+    /// cooperative pool, at a lower priority) once a batch is full. Throws the error of an
+    /// earlier batch, if any, so a bad download is cancelled within a batch of its error.
+    public func feed(_ chunk: some IndexerChunk) async throws(FolioError) {
+        if let failure { throw failure }
+        let count = chunk.readableByteCount
+        guard count > 0 else { return }
+        batch.append(chunk)
+        batchedBytes += count
+        if batchedBytes >= batchBytes { try await handOver() }
+    }
+
+    /// Scans what is still batched and waits for every scan and hashing pass: afterwards the
+    /// indexer may be read, a body ended, or the box finished.
+    public func drain() async throws(FolioError) {
+        try await handOver()
+        try await scanning?.finished()
+        scanning = nil
         await indexer.settle()
-        try await FillWorkers.shared.run { [self] in
-            try bytes.withUnsafeBytes { try indexer.appendOverlapped($0) }
+    }
+
+    /// Starts the scan of the gathered batch once the previous one, and its hashing, are over
+    /// (the store may grow, and a hashing pass reads it).
+    private func handOver() async throws(FolioError) {
+        if let failure { throw failure }
+        if let scanning {
+            self.scanning = nil
+            do throws(FolioError) {
+                try await scanning.finished()
+            } catch {
+                // Kept: the indexer is spent, and a later feed must not gather more for it.
+                failure = error
+                batch = []
+                throw error
+            }
+        }
+        await indexer.settle()
+        guard !batch.isEmpty else { return }
+        let chunks = batch
+        batch = []
+        batchedBytes = 0
+        scanning = FillJob.start { [self] () throws(FolioError) in
+            for chunk in chunks {
+                try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try indexer.stage(bytes) }
+            }
+            try indexer.scanStaged(background: true)
         }
     }
 
     /// The list and its token; the box is empty afterwards.
     public func finish() throws(FolioError) -> (list: ItemList, token: String) {
+        precondition(scanning == nil && batch.isEmpty, "IndexerBox: drain() before finishing")
         let indexer = self.indexer
         self.indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: 0), sort: [])
         return try indexer.finish()
+    }
+}
+
+/// Bytes fed to an `IndexerBox`, read in place (no copy before the one into the store).
+public protocol IndexerChunk: Sendable {
+    var readableByteCount: Int { get }
+    func withUnsafeReadableBytes<T, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T
+}
+
+extension Array: IndexerChunk where Element == UInt8 {
+    public var readableByteCount: Int { count }
+
+    public func withUnsafeReadableBytes<T, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
+        // `Array.withUnsafeBytes` rethrows untyped; the buffer is valid for the call.
+        let result = withUnsafeBytes { bytes in Result { () throws(E) in try body(bytes) } }
+        return try result.get()
     }
 }

@@ -44,39 +44,18 @@ struct TokenHasher: @unchecked Sendable {
         /// failure must not free the bytes under it. Released before `complete`, so the
         /// indexer's next append finds the store uniquely referenced (no copy).
         fileprivate var storage: [UInt8]?
-        private let state = Mutex<State>(.running)
-
-        private enum State {
-            case running
-            case awaited(CheckedContinuation<Void, Never>)
-            case done
-        }
+        /// Ends when `sha` holds the pass's result.
+        fileprivate let job = FillJob()
 
         fileprivate init(_ sha: SHA256, storage: [UInt8]) {
             self.sha = sha
             self.storage = storage
         }
 
-        /// Called by the queue when `sha` holds the pass's result.
-        fileprivate func complete() {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state = .done }
-                if case .awaited(let continuation) = state { return continuation }
-                return nil
-            }
-            waiter?.resume()
-        }
-
         /// Returns once the pass is over, suspending (not blocking) until then.
         func finished() async {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state in
-                    if case .done = state { return true }
-                    state = .awaited(continuation)
-                    return false
-                }
-                if done { continuation.resume() }
-            }
+            // A pass cannot fail: it is completed with success only.
+            try? await job.finished()
         }
     }
 
@@ -167,7 +146,7 @@ struct TokenHasher: @unchecked Sendable {
         FillWorkers.shared.execute {
             Self.hash(segments, base: UnsafePointer(bitPattern: address)!, into: &pass.sha)
             pass.storage = nil
-            pass.complete()
+            pass.job.complete(.success(()))
         }
         return pass
     }

@@ -23,6 +23,8 @@ public struct ListIndexer: Sendable {
     /// Store index where the bytes announced by `reserve` end, until `starts` and `ends` are
     /// reserved for their elements (`reserveRanges`); 0 when there is nothing to reserve.
     var announcedEnd = 0
+    /// Whether `stage` copied bytes that `scanStaged` has not scanned yet.
+    var staged = false
     var failure: FolioError?
 
     // Scanner state of the current body; see ListIndexer+Scanner.swift.
@@ -67,13 +69,10 @@ public struct ListIndexer: Sendable {
         let needed = store.count + min(max(0, additionalBytes), max(0, maxBytes - store.count))
         announcedEnd = needed
         guard needed > store.capacity else { return }
+        // Its pages are faulted in as the batches are copied in, on the worker that scans them.
+        // Faulting them in ahead on the fill workers queued that work in front of the first
+        // batches' scans, and the download waited for it (BENCHMARKS.md, "Cold fill").
         growStore(to: store.isEmpty ? needed : min(max(needed, store.capacity * 2), maxBytes))
-        // The declared bytes will all be written: have their pages faulted in on another core.
-        // Not the slack of a doubled store, which may never be touched.
-        store.withUnsafeBufferPointer { buffer in
-            HugePages.populateInBackground(
-                UnsafeRawPointer(buffer.baseAddress).map { $0 + store.count }, byteCount: needed - store.count)
-        }
     }
 
     private mutating func growStore(to capacity: Int) {
@@ -108,18 +107,39 @@ public struct ListIndexer: Sendable {
     }
 
     private mutating func append(_ chunk: UnsafeRawBufferPointer, background: Bool) throws(FolioError) {
+        try stage(chunk)
+        try scanStaged(background: background)
+    }
+
+    /// Copies the next bytes of the current body into the store without scanning them; a
+    /// batch of downloaded chunks is staged one by one, then scanned at once (`scanStaged`).
+    /// Throws as soon as they exceed `maxBytes`.
+    public mutating func stage(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
         if let failure { throw failure }
         precondition(hashing == nil, "ListIndexer: settle() before appending again")
         guard !chunk.isEmpty else { return }
+        guard chunk.count <= maxBytes - store.count else {
+            let error = FolioError.upstreamLimit(
+                "upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)", limit: .maxUpstreamBytes)
+            failure = error
+            throw error
+        }
+        if chunk.count > store.capacity - store.count {
+            growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))
+        }
+        store.append(contentsOf: chunk)
+        staged = true
+    }
+
+    /// Scans the staged bytes, the earlier chunks' elements hashed on another core meanwhile
+    /// when `background` (then `settle()` must be awaited before the next `stage`); throws as
+    /// soon as they cannot continue a valid body or exceed a limit.
+    public mutating func scanStaged(background: Bool) throws(FolioError) {
+        if let failure { throw failure }
+        precondition(hashing == nil, "ListIndexer: settle() before appending again")
+        guard staged else { return }
+        staged = false
         do throws(FolioError) {
-            guard chunk.count <= maxBytes - store.count else {
-                throw FolioError.upstreamLimit(
-                    "upstream list exceeds limits.maxUpstreamBytes (\(maxBytes) bytes)", limit: .maxUpstreamBytes)
-            }
-            if chunk.count > store.capacity - store.count {
-                growStore(to: min(max(store.count + chunk.count, store.capacity * 2, 16 << 10), maxBytes))
-            }
-            store.append(contentsOf: chunk)
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in
                 let base = buffer.baseAddress!
                 // Earlier chunks are hashed on another core while this one is scanned.
@@ -160,7 +180,7 @@ public struct ListIndexer: Sendable {
     /// Ends the current body: it must be one complete JSON value (trailing whitespace is fine)
     /// with an array at `items`. The next `append` starts a new body.
     public mutating func endBody() throws(FolioError) -> IndexedBody {
-        if let failure { throw failure }
+        try scanStaged(background: false)
         do throws(FolioError) {
             return try finishBody()
         } catch {

@@ -129,7 +129,7 @@ public enum RedisSnapshotCodec {
             guard !failed else { return false }
             received += part.count
             do {
-                try await box.append(part)
+                try await box.feed(part)
             } catch {
                 failed = true
             }
@@ -138,7 +138,7 @@ public enum RedisSnapshotCodec {
 
         /// The list, when every byte arrived and the elements give the claimed token and count.
         public consuming func finish() async -> StoredList? {
-            await box.indexer.settle()
+            if !failed { failed = (try? await box.drain()) == nil }
             guard !failed, received == meta.bytes, (try? box.indexer.endBody()) != nil,
                 let (list, token) = try? await FillWorkers.shared.run({ [box] in try box.finish() }),
                 token == meta.token, list.count == meta.count

@@ -35,3 +35,31 @@ struct FillWorkersTests {
         await #expect(throws: Failure()) { try await workers.run { () throws -> Int in throw Failure() } }
     }
 }
+
+/// A job awaited later: its result reaches the awaiter whether it ends before or after the
+/// awaiter arrives.
+@Suite("Fill jobs")
+struct FillJobTests {
+    @Test func anAwaiterThatArrivesFirstIsResumed() async throws {
+        let workers = FillWorkers(threads: 1, nice: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let job = FillJob.start(on: workers) { gate.wait() }
+        async let awaited: Void = job.finished()
+        try await Task.sleep(for: .milliseconds(50))
+        gate.signal()
+        try await awaited
+        // The worker is free again: a second job runs.
+        #expect(await workers.run { 42 } == 42)
+    }
+
+    @Test func anAwaiterThatArrivesLateGetsTheResult() async throws {
+        let workers = FillWorkers(threads: 1, nice: 0)
+        let error = FolioError.badUpstreamBody("invalid JSON at byte 3")
+        let failing = FillJob.start(on: workers) { () throws(FolioError) in throw error }
+        let succeeding = FillJob.start(on: workers) {}
+        // Both have run once a later job has (one thread runs jobs in order).
+        _ = await workers.run { 0 }
+        await #expect(throws: error) { try await failing.finished() }
+        try await succeeding.finished()
+    }
+}

@@ -3,8 +3,9 @@ import Testing
 @testable import FolioEngine
 
 /// Tokens of lists large enough that the indexer hashes on another thread while it scans
-/// (more than 32 KiB pending per chunk, with `appendOverlapped`), checked against the reference
-/// computation over the elements the test itself generated, and against hashing in line.
+/// (more than 32 KiB pending per chunk, with `appendOverlapped`, or fed in batches through an
+/// `IndexerBox` as a fill feeds them), checked against the reference computation over the
+/// elements the test itself generated, and against hashing in line.
 @Suite struct ListIndexerLargeTokenTests {
     /// About 2 MB of elements of 20 to 200 bytes, a few of 20 KB (hashed from the store rather
     /// than gathered), in one of three layouts.
@@ -16,6 +17,27 @@ import Testing
     }
 
     enum Layout: CaseIterable { case compact, pretty, mixed }
+
+    /// How the chunks reach the indexer.
+    enum Feeding: CaseIterable { case inline, overlapped, batched }
+
+    /// Feeds `body` into `indexer` as `feeding` says, ending the body.
+    static func index(
+        _ body: [UInt8], into indexer: inout ListIndexer, _ feeding: Feeding, chunkLengths: [Int]
+    ) async throws {
+        switch feeding {
+        case .inline:
+            try feed(&indexer, body, chunkLengths: chunkLengths)
+        case .overlapped:
+            try await feedOverlapped(&indexer, body, chunkLengths: chunkLengths)
+        case .batched:
+            let box = IndexerBox(indexer)
+            indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: 0), sort: [])
+            try await feedBatched(box, body, chunkLengths: chunkLengths)
+            indexer = box.indexer
+        }
+        _ = try indexer.endBody()
+    }
 
     static func body(_ elements: [[UInt8]], layout: Layout, _ rng: inout SplitMix64) -> [UInt8] {
         var body: [UInt8] = Array("[".utf8)
@@ -29,20 +51,15 @@ import Testing
         return body
     }
 
-    @Test(arguments: Layout.allCases, [false, true])
-    func largeBodiesGiveTheReferenceToken(layout: Layout, overlapped: Bool) async throws {
+    @Test(arguments: Layout.allCases, Feeding.allCases)
+    func largeBodiesGiveTheReferenceToken(layout: Layout, feeding: Feeding) async throws {
         var rng = SplitMix64(seed: 0x70CE_0000 + UInt64(Layout.allCases.firstIndex(of: layout)!))
         let elements = Self.elements(&rng)
         let body = Self.body(elements, layout: layout, &rng)
         let expected = SnapshotToken.compute(sort: ["name"], elements: elements)
         for chunkLengths in [[64 << 10], [4096], [1 << 20], [99_991, 7, 50_000], [Int.max]] {
             var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: ["name"])
-            if overlapped {
-                try await feedOverlapped(&indexer, body, chunkLengths: chunkLengths)
-            } else {
-                try feed(&indexer, body, chunkLengths: chunkLengths)
-            }
-            _ = try indexer.endBody()
+            try await Self.index(body, into: &indexer, feeding, chunkLengths: chunkLengths)
             let result = try indexer.finish()
             #expect(result.token == expected, "\(layout) in chunks of \(chunkLengths)")
             #expect(result.list.count == elements.count)
@@ -66,19 +83,14 @@ import Testing
         #expect(try indexer.finish().token == (try indexOne(body).token))
     }
 
-    @Test(arguments: [false, true])
-    func crawledBodiesGiveTheTokenOfAllTheirElements(overlapped: Bool) async throws {
+    @Test(arguments: Feeding.allCases)
+    func crawledBodiesGiveTheTokenOfAllTheirElements(feeding: Feeding) async throws {
         var rng = SplitMix64(seed: 0xC4A7)
         let pages = (0..<3).map { _ in Self.elements(&rng) }
         var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
         for page in pages {
             let body = Self.body(page, layout: .mixed, &rng)
-            if overlapped {
-                try await feedOverlapped(&indexer, body, chunkLengths: [65_536])
-            } else {
-                try feed(&indexer, body, chunkLengths: [65_536])
-            }
-            _ = try indexer.endBody()
+            try await Self.index(body, into: &indexer, feeding, chunkLengths: [65_536])
         }
         let (list, token) = try indexer.finish()
         #expect(token == SnapshotToken.compute(sort: [], elements: pages.flatMap { $0 }))

@@ -109,8 +109,8 @@ func feed(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLengths: [Int]
     }
 }
 
-/// `feed` as the gateway feeds a download: each chunk's earlier input hashed in the background
-/// (`appendOverlapped`), the pass settled before the next chunk and at the end.
+/// `feed` with each chunk's earlier input hashed in the background (`appendOverlapped`), the
+/// pass settled before the next chunk and at the end.
 func feedOverlapped(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLengths: [Int]) async throws {
     var offset = 0
     var next = 0
@@ -122,6 +122,20 @@ func feedOverlapped(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLeng
         next += 1
     }
     await indexer.settle()
+}
+
+/// `feed` as a fill feeds a download: through an `IndexerBox`, in batches scanned on a fill
+/// worker while the next is gathered, drained at the end.
+func feedBatched(_ box: IndexerBox, _ document: [UInt8], chunkLengths: [Int]) async throws(FolioError) {
+    var offset = 0
+    var next = 0
+    while offset < document.count {
+        let length = min(max(1, chunkLengths[next % chunkLengths.count]), document.count - offset)
+        try await box.feed(Array(document[offset..<offset + length]))
+        offset += length
+        next += 1
+    }
+    try await box.drain()
 }
 
 /// Random chunk lengths for one document, sometimes 1 byte, sometimes large.

@@ -17,7 +17,7 @@ extension FillPipeline {
         let (head, sink) = try await upstream.get(plan.url, headers: headers) { [errorBodyLimit] head in
             IndexingSink(head: head, indexer: box, errorBodyLimit: errorBodyLimit)
         }
-        await box.indexer.settle()
+        try await box.drain()
         var freshness = freshness(of: head, plan: plan, route: route)
         if head.status == 304, conditional, let previous {
             // A 304 updates the stored answer's headers (RFC 9111 4.3.4): without its own

@@ -5,8 +5,8 @@ import NIOCore
 /// other status is collected (up to `errorBodyLimit`) to be passed back.
 ///
 /// One sink serves a single fetch and every streamed page of a crawl, which feed the same
-/// `IndexerBox`. Used by one task at a time (the download's). Hashing may still run when the
-/// download ends: the fill awaits `settle()` before it reads the indexer.
+/// `IndexerBox`. Used by one task at a time (the download's). Scanning and hashing may still
+/// run when the download ends: the fill awaits the box's `drain()` before it reads the indexer.
 final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
     private let box: IndexerBox?
     private(set) var collected: [UInt8] = []
@@ -32,8 +32,7 @@ final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
     func receive(_ chunk: ByteBuffer) async throws {
         received += chunk.readableBytes
         if let box {
-            // The previous chunk's hashing pass ends before the store may grow.
-            try await box.append(chunk)
+            try await box.feed(chunk)
         } else if collected.count < errorBodyLimit {
             collected.append(contentsOf: chunk.readableBytesView.prefix(errorBodyLimit - collected.count))
         }

@@ -22,7 +22,7 @@ extension Crawler {
             try UpstreamError.checkPassable(head, url: url)
             return .answer(head, sink.collected)
         }
-        await box.indexer.settle()
+        try await box.drain()
         return .page(head, try box.indexer.endBody(), bytes: sink.received)
     }
 
@@ -33,7 +33,7 @@ extension Crawler {
                 guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
                 return IndexingSink(head: head, indexer: box, errorBodyLimit: 0)
             }
-            await box.indexer.settle()
+            try await box.drain()
             return (head, try box.indexer.endBody())
         } catch {
             throw pageFailure(error, page: number, url: url)
@@ -57,8 +57,8 @@ extension Crawler {
     /// Indexes a buffered page.
     func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) async throws -> IndexedBody {
         do {
-            for chunk in chunks { try await box.append(chunk) }
-            await box.indexer.settle()
+            for chunk in chunks { try await box.feed(chunk) }
+            try await box.drain()
             return try box.indexer.endBody()
         } catch {
             throw pageFailure(error, page: number, url: url)
