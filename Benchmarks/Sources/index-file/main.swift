@@ -2,10 +2,13 @@ import FolioEngine
 import Foundation
 
 /// `index-file PATH [RUNS]`: indexes the JSON array in PATH as a fill does (reserve the length,
-/// append 64 KiB chunks with earlier ones hashed in the background, settle, finish) and prints
-/// MB/s per run: by the wall clock, by the CPU time of the whole process (indexing plus hashing
-/// and page faults on the other core), and by the CPU time of the appends and `finish` alone
-/// (the indexing thread's own work: copy and scan). A plain process to run under `perf` or
+/// then per 1 MiB batch (`IndexerBox.defaultBatchBytes`): copy it into the store and scan it,
+/// the batch before hashed in the background meanwhile, settle; finish) and prints MB/s per
+/// run: by the wall clock, by the CPU time of the whole process (indexing plus hashing on the
+/// other core), and by the CPU time of the copies, scans and `finish` alone (the indexing
+/// thread's own work: the fresh store's first-touch faults, copy, validate, record ranges).
+/// The box runs each batch's copy and scan as one job on a fill worker; here they run on the
+/// calling thread so that their CPU time can be read. A plain process to run under `perf` or
 /// `valgrind --tool=callgrind` when the engine benchmark misses its goal.
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let data = FileManager.default.contents(atPath: arguments[1]),
@@ -37,12 +40,13 @@ func index(_ body: [UInt8], threadSeconds: inout Double) async throws -> (ItemLi
     indexer.reserve(additionalBytes: body.count)
     var offset = 0
     while offset < body.count {
-        let end = min(offset + (64 << 10), body.count)
+        let end = min(offset + IndexerBox.defaultBatchBytes, body.count)
         await indexer.settle()
         try threadCPU(&threadSeconds) {
             try body.withUnsafeBytes { bytes in
-                try indexer.appendOverlapped(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+                try indexer.stage(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
             }
+            try indexer.scanStaged(background: true)
         }
         offset = end
     }
