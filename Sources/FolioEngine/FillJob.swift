@@ -42,6 +42,14 @@ public final class FillJob: Sendable {
         waiter?.resume(returning: result)
     }
 
+    /// Whether the job is over (`finished()` would return at once).
+    public var isFinished: Bool {
+        state.withLock { state in
+            if case .done = state { return true }
+            return false
+        }
+    }
+
     /// Returns once the job is over, throwing its error; suspends (never blocks) until then.
     /// Awaited by one task at most.
     public func finished() async throws(FolioError) {

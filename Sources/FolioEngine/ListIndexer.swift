@@ -136,8 +136,8 @@ public struct ListIndexer: Sendable {
     /// soon as they cannot continue a valid body or exceed a limit.
     public mutating func scanStaged(background: Bool) throws(FolioError) {
         if let failure { throw failure }
-        precondition(hashing == nil, "ListIndexer: settle() before appending again")
         guard staged else { return }
+        precondition(hashing == nil, "ListIndexer: settle() before appending again")
         staged = false
         do throws(FolioError) {
             try store.withUnsafeBufferPointer { (buffer) throws(FolioError) in

@@ -68,18 +68,24 @@ import Testing
         #expect(failures > 50 && failures < 250)
     }
 
-    /// A full batch goes to a worker at once, and a smaller rest only when the box is drained.
+    /// A body's first chunk is scanned before `feed` returns; later ones gather until a batch is
+    /// full, which goes to a worker without waiting for its scan, and a smaller rest only when
+    /// the box is drained.
     @Test func aFullBatchIsScannedWhileTheNextIsGathered() async throws {
         var gen = RandomJSON(seed: 0xB47C)
         let elements = gen.elements(400)
         let document = gen.body(gen.array(of: elements))
-        let box = IndexerBox(ListIndexer(items: .root, limits: IndexLimits(), sort: []), batchBytes: 1000)
-        try await box.feed(Array(document[..<999]))
+        let box = IndexerBox(
+            ListIndexer(items: .root, limits: IndexLimits(), sort: []), batchBytes: 1000, maxBatchDelay: .seconds(3600))
+        try await box.feed(Array(document[..<10]))
+        #expect(
+            box.scanning == nil && box.indexer.store == Array(document[..<10]), "the first chunk is scanned at once")
+        try await box.feed(Array(document[10..<1009]))
         #expect(box.scanning == nil, "less than a batch stays gathered")
-        #expect(box.indexer.store.isEmpty)
-        try await box.feed(Array(document[999..<1000]))
+        #expect(box.indexer.store.count == 10)
+        try await box.feed(Array(document[1009..<1010]))
         #expect(box.scanning != nil, "a full batch is handed over without waiting for its scan")
-        try await box.feed(Array(document[1000...]))
+        try await box.feed(Array(document[1010...]))
         try await box.drain()
         #expect(box.scanning == nil)
         #expect(box.indexer.store == document)
@@ -89,18 +95,40 @@ import Testing
         #expect(token == SnapshotToken.compute(sort: [], elements: elements))
     }
 
-    /// A bad batch's error reaches the feeder by the next hand-over at the latest, and every
-    /// later call throws it too, so a bad download is cancelled early.
-    @Test func anErrorStopsTheFeed() async throws {
-        let box = IndexerBox(ListIndexer(items: .root, limits: IndexLimits(), sort: []), batchBytes: 4)
-        let expected = Self.inline(Array("[1,}".utf8), items: .root, limits: IndexLimits())
-        guard case .failure(let error) = expected else {
-            Issue.record("the document must be invalid")
-            return
-        }
-        try await box.feed(Array("[1,}".utf8))  // a full batch: handed over, not awaited
-        await #expect(throws: error) { try await box.feed(Array("2,3,4,5".utf8)) }
-        await #expect(throws: error) { try await box.feed(Array("6]".utf8)) }
+    /// A bad first chunk (an error page answered with `200`) fails the feed at once.
+    @Test func aBadFirstChunkFailsAtOnce() async throws {
+        let box = IndexerBox(ListIndexer(items: .root, limits: IndexLimits(), sort: []))
+        let error = try #require(Self.failure(of: "<html>"))
+        await #expect(throws: error) { try await box.feed(Array("<html>".utf8)) }
+        await #expect(throws: error) { try await box.feed(Array("more".utf8)) }
         await #expect(throws: error) { try await box.drain() }
+    }
+
+    /// A later bad chunk of a slow download: its batch goes to an idle worker once it has
+    /// waited `maxBatchDelay`, and the next feed after that scan throws its error; so does
+    /// every later call.
+    @Test func aSlowDownloadsBadChunkFailsTheNextFeed() async throws {
+        let box = IndexerBox(
+            ListIndexer(items: .root, limits: IndexLimits(), sort: []), batchBytes: 1 << 20,
+            maxBatchDelay: .milliseconds(1))
+        let error = try #require(Self.failure(of: "[1,}"))
+        try await box.feed(Array("[1,".utf8))
+        try await box.feed(Array("}".utf8))
+        #expect(box.scanning == nil, "gathered: the batch is young")
+        try await Task.sleep(for: .milliseconds(5))
+        try await box.feed(Array("2".utf8))
+        let job = try #require(box.scanning, "handed over: the batch waited and the worker is idle")
+        while !job.isFinished { try await Task.sleep(for: .milliseconds(1)) }
+        await #expect(throws: error) { try await box.feed(Array("3".utf8)) }
+        await #expect(throws: error) { try await box.feed(Array("4".utf8)) }
+        await #expect(throws: error) { try await box.drain() }
+    }
+
+    /// The in-line indexer's error for `document`, if any.
+    static func failure(of document: String) -> FolioError? {
+        guard case .failure(let error) = Self.inline(Array(document.utf8), items: .root, limits: IndexLimits()) else {
+            return nil
+        }
+        return error
     }
 }
