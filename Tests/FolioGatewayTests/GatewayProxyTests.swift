@@ -148,16 +148,20 @@ import Testing
     }
 
     /// A field the client's `Connection` names is hop-by-hop (SPEC 6): a `vary` header or a
-    /// credential named there neither reaches the upstream nor selects the list.
+    /// credential named there neither reaches the upstream nor selects the list, and a
+    /// forwarding-chain field named there does not reach it either, even from a trusted proxy.
     @Test func fieldsNamedInConnectionNeitherGoUpstreamNorSelectTheList() async throws {
         try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL, route: "vary: [Accept-Language]")
+            let yaml = gatewayYAML(
+                upstream: upstream.baseURL, server: "trustedProxies: [127.0.0.1/32]", route: "vary: [Accept-Language]")
             try await withGateway(yaml) { client, _ in
                 // Raw, so that no client library rewrites `Connection`.
                 let connection = try await RawConnection.open(port: try #require(client.port))
                 try await connection.send(
                     "GET /objects HTTP/1.1\r\nHost: a\r\nAccept-Language: fr\r\nAuthorization: Bearer alice\r\n"
-                        + "Connection: keep-alive, Accept-Language,authorization\r\n\r\n")
+                        + "X-Forwarded-For: 203.0.113.9\r\nForwarded: for=203.0.113.9\r\n"
+                        + "Connection: keep-alive, Accept-Language,authorization\r\n"
+                        + "Connection: x-forwarded-for, FORWARDED\r\n\r\n")
                 #expect(await connection.waitFor("\r\n\r\n"), "\(connection.received)")
                 #expect(connection.received.hasPrefix("HTTP/1.1 200"), "\(connection.received)")
                 #expect(
@@ -166,6 +170,8 @@ import Testing
                 await connection.close()
                 let sent = try #require(upstream.requests.first)
                 #expect(sent.header("Accept-Language") == nil && sent.header("Authorization") == nil)
+                #expect(sent.header("X-Forwarded-For") == "127.0.0.1", "the chain the client named is dropped")
+                #expect(sent.header("Forwarded") == nil && sent.header("Connection") == nil)
                 let plain = try await client.execute(uri: "/objects", method: .get)
                 #expect(plain.header("Cache-Status")?.hasPrefix("folio; hit") == true, "the same list")
                 let french = try await client.execute(uri: "/objects", method: .get, headers: [.acceptLanguage: "fr"])

@@ -39,6 +39,9 @@ extension FillPlan {
             if let cookie = list.cookie { client.add(name: "Cookie", value: cookie) }
             if let xff = fields[.xForwardedFor] { client.add(name: "X-Forwarded-For", value: xff) }
             if let forwardedHeader = fields[.forwarded] { client.add(name: "Forwarded", value: forwardedHeader) }
+            // The client's `Connection` goes along into the hop-by-hop filter, which drops what
+            // it names (a forwarding-chain field too) and then `Connection` itself.
+            for value in fields[values: .connection] { client.add(name: "Connection", value: value) }
             // The peer's text and trust, only when the upstream is asked.
             let address = peer?.ipAddress
             return Self.listRequestHeaders(
