@@ -123,6 +123,9 @@ import Testing
         (.simpleRest, "range=[0,1.5]", "range"),
         (.simpleRest, #"sort=["a"]"#, "sort"),
         (.simpleRest, #"sort=["a","UP"]"#, "sort"),
+        // The direction is the second element only: a field spelled `-a` would sort descending.
+        (.simpleRest, #"sort=["-a","ASC"]"#, "sort"),
+        (.simpleRest, #"sort=["","ASC"]"#, "sort"),
         (.simpleRest, "filter={", "filter"),
         (.simpleRest, "filter=[1]", "filter"),
         (.simpleRest, #"filter={"id":null}"#, "id"),

@@ -19,10 +19,11 @@ extension Dialect {
         metadata: { page in PageWriter.metadata(paging: page.paging, links: page.links) })
 
     /// `["title","ASC"]` into `title`, `["title","DESC"]` into `-title` (direction case-insensitive).
+    /// The field is a name: one spelled with Folio's `-` would turn the order round unasked.
     private static func simpleRestSort(_ value: String) throws(FolioError) -> String {
         guard case .array(let parts)? = QueryJSON.parse(value), parts.count == 2,
             case .string(let field) = parts[0], case .string(let direction) = parts[1],
-            ["asc", "desc"].contains(direction.lowercased())
+            !field.isEmpty, !field.hasPrefix("-"), ["asc", "desc"].contains(direction.lowercased())
         else {
             throw .invalidParameter(
                 "sort must be a JSON array [\"field\",\"ASC\"] or [\"field\",\"DESC\"], got \(DetailText.clip(value))")
