@@ -34,6 +34,26 @@ public enum RedisSnapshotCodec {
         var initialAge: Int64?
     }
 
+    /// Metadata as Folio writes it, with every number within what a filler can write: a
+    /// changed record must not make a replica build a key per claimed part, allocate for them,
+    /// or overflow a time (the token check covers the parts' bytes, not these fields).
+    static func decodeMeta(_ meta: [UInt8]) -> Meta? {
+        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(meta)), decoded.version == 1,
+            decoded.bytes >= 0, decoded.bytes <= IndexLimits.maxBytesCeiling + 2,
+            decoded.count >= 0, decoded.count <= decoded.bytes,
+            // Parts are never empty; a filler cuts them at `partBytes` (4 MiB: at most 1,025).
+            decoded.parts >= 0, decoded.parts <= decoded.bytes, decoded.parts <= maxParts,
+            (0...maxMilliseconds).contains(decoded.storedAt), (0...maxMilliseconds).contains(decoded.lifetime)
+        else { return nil }
+        return decoded
+    }
+
+    /// The most parts a record may claim: 64 times what a list within `maxBytesCeiling` has at
+    /// `partBytes`, so a key name per part (`retire`) stays a few MiB however it was changed.
+    static let maxParts = 1 << 16
+    /// A time or duration in milliseconds that a filler records: under 10,000 years.
+    static let maxMilliseconds: Int64 = 10_000 * 366 * 24 * 3600 * 1000
+
     /// A recorded upstream `Age` within what a filler records (0 to 2^31 s): a changed record
     /// can make no `Age` negative or overflow a sum.
     static func initialAge(_ milliseconds: Int64?) -> Int64 {
@@ -65,17 +85,13 @@ public enum RedisSnapshotCodec {
     /// The metadata's token, part count and when its filler stored it, or nil when it is not
     /// Folio's metadata.
     public static func header(_ meta: [UInt8]) -> (token: String, parts: Int, storedAtMilliseconds: Int64)? {
-        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(meta)), decoded.version == 1 else {
-            return nil
-        }
+        guard let decoded = decodeMeta(meta) else { return nil }
         return (decoded.token, decoded.parts, decoded.storedAt)
     }
 
     /// The freshness the metadata records, when it is Folio's metadata of `token`.
     public static func freshness(_ meta: [UInt8], token: String) -> StoredFreshness? {
-        guard let decoded = try? JSONDecoder().decode(Meta.self, from: Data(meta)), decoded.version == 1,
-            decoded.token == token
-        else { return nil }
+        guard let decoded = decodeMeta(meta), decoded.token == token else { return nil }
         return StoredFreshness(
             storedAtMilliseconds: decoded.storedAt, lifetimeMilliseconds: decoded.lifetime, etag: decoded.etag,
             lastModified: decoded.lastModified, mustRevalidate: decoded.mustRevalidate,
@@ -108,8 +124,8 @@ public enum RedisSnapshotCodec {
         /// Nil when `meta` is not Folio's metadata, or claims a list larger than `limits`
         /// allow (`readBackLimits` in the gateway), before anything is reserved for it.
         public init?(meta: [UInt8], limits: IndexLimits = readBackLimits) {
-            guard let meta = try? JSONDecoder().decode(Meta.self, from: Data(meta)), meta.version == 1,
-                meta.parts >= 0, meta.bytes >= 0, meta.bytes <= limits.maxBytes, meta.count <= limits.maxItems
+            guard let meta = RedisSnapshotCodec.decodeMeta(meta), meta.bytes <= limits.maxBytes,
+                meta.count <= limits.maxItems
             else { return nil }
             self.meta = meta
             box = IndexerBox(

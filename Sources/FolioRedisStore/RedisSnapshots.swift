@@ -230,6 +230,12 @@ public struct RedisSnapshots: Sendable {
         return RedisSnapshotCodec.freshness(meta, token: token)
     }
 
+    /// Whether Redis holds a metadata record for `key`'s snapshot with `token`, usable or not:
+    /// tells a record that is gone from one that was refused (changed, not Folio's).
+    public func holdsRecord(_ key: CacheKey, token: String) async throws(RedisError) -> Bool {
+        try await client.send(["EXISTS", keys.meta(RedisSnapshotKeys.hash(key), token: token)]).integer == 1
+    }
+
     /// `key`'s snapshot with `token`, or nil when Redis does not hold all of it for that key or
     /// it fails its token check. Parts come in batches of `partsPerBatch`, the next batch on
     /// its way while the current one is indexed.

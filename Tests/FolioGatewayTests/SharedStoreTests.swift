@@ -566,6 +566,47 @@ struct SharedStoreTests {
         }
     }
 
+    /// A metadata record changed in Redis (numbers no filler writes, another token, not JSON)
+    /// is refused and counted like changed parts, never trusted: no crash, no hang, no key
+    /// name per claimed part; the replica fetches the list itself, and a purge still works.
+    @Test(arguments: [
+        #""parts":1000000000000"#, #""storedAt":-9223372036854775808"#, #""token":"BBBBBBBBBBBBBBBB""#, "not json",
+    ])
+    func aChangedMetadataRecordIsRefusedAndCounted(change: String) async throws {
+        try await Self.withTwoReplicas { redis, _, upstream, replicas, http in
+            let (a, b) = (replicas[0], replicas[1])
+            let token = try Self.token(try await http.answer(a.url))
+            let client = RedisClient(redis.configuration())
+            let found = Mutex<String?>(nil)
+            try await waitUntil("the list's metadata is in Redis") {
+                let names = try await client.send(["KEYS", "test:snapshot:{*:\(token)}:meta"])
+                guard case .array(let names?) = names, names.count == 1 else { return false }
+                found.withLock { $0 = names[0].string }
+                return true
+            }
+            let name = try #require(found.withLock { $0 })
+            let meta = String(decoding: try #require(try await client.send(["GET", name]).bytes), as: UTF8.self)
+            let key = String(change.prefix { $0 != ":" })
+            var changed = change
+            if key.hasPrefix("\"") {
+                // Replaces the field's value in place, whatever it was.
+                let pattern = try Regex(key + #":("[^"]*"|-?[0-9]+)"#)
+                changed = meta.replacing(pattern, with: change)
+                #expect(changed != meta, "the record has \(key)")
+            }
+            try await client.send([Array("SET".utf8), Array(name.utf8), Array(changed.utf8), Array("KEEPTTL".utf8)])
+            await client.close()
+
+            let onB = try await http.answer(b.url)
+            #expect(onB.status == 200)
+            #expect(try Self.tags(onB) == ["v1"])
+            #expect(upstream.requestCount == 2, "B fetched the list itself")
+            let samples = try await b.metrics(http)
+            #expect(samples.value("folio_store_errors_total", ["operation": "verify"]) >= 1)
+            #expect(try await http.answer(Self.purge(b), method: .POST).status == 204)
+        }
+    }
+
     /// A retained snapshot whose items were changed in Redis is never served, and, as for a
     /// current one, the failed check is counted (SPEC 5.5: logged and counted, never served).
     @Test func aTamperedRetainedSnapshotIsCountedAndNeverServed() async throws {

@@ -45,6 +45,26 @@ struct RedisSnapshotsTests {
         }
     }
 
+    /// The token covers the parts' bytes, not the record's numbers: a record claiming parts,
+    /// sizes or times no filler writes is refused before anything is built for it (a key name
+    /// per claimed part, a batch list, a time that overflows).
+    @Test(arguments: [
+        ("parts", "1000000000000"), ("parts", "100000"), ("parts", "-1"), ("count", "1000000"),
+        ("storedAt", "-9223372036854775808"), ("storedAt", "9223372036854775807"),
+        ("lifetime", "9223372036854775807"), ("lifetime", "-5"), ("bytes", "99999999999999"),
+    ])
+    func aRecordWithNumbersNoFillerWritesIsRefused(field: String, value: String) async throws {
+        let stored = try Self.stored(50)
+        let (meta, parts) = RedisSnapshotCodec.encode(stored, partBytes: 100)
+        #expect(RedisSnapshotCodec.header(meta) != nil, "the unchanged record reads")
+        var fields = try #require(try JSONSerialization.jsonObject(with: Data(meta)) as? [String: Any])
+        fields[field] = NSDecimalNumber(string: value)
+        let changed = Array(try JSONSerialization.data(withJSONObject: fields))
+        #expect(RedisSnapshotCodec.header(changed) == nil)
+        #expect(RedisSnapshotCodec.freshness(changed, token: stored.token) == nil)
+        #expect(await RedisSnapshotCodec.decode(meta: changed, parts: parts) == nil)
+    }
+
     @Test func theCodecRoundTripsThroughManyPartsAndRefusesAnyChange() async throws {
         let stored = try Self.stored(50)
         let (meta, parts) = RedisSnapshotCodec.encode(stored, partBytes: 100)

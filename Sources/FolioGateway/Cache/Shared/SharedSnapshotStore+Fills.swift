@@ -153,10 +153,21 @@ extension SharedSnapshotStore: FillCoordination {
     }
 
     func newest(_ key: CacheKey) async throws(RedisError) -> Newest? {
-        guard let token = try await redis.newestToken(for: key),
-            let freshness = try await redis.freshness(key, token: token)
-        else { return nil }
+        guard let token = try await redis.newestToken(for: key) else { return nil }
+        guard let freshness = try await redis.freshness(key, token: token) else {
+            // A record that is there but refused (changed, not Folio's) is a failed check,
+            // logged and counted like changed parts (SPEC 5.5); one that is gone is a miss.
+            if try await redis.holdsRecord(key, token: token) { refused(key, token: token) }
+            return nil
+        }
         return Newest(token: token, freshness: freshness)
+    }
+
+    /// Logs and counts a shared snapshot that failed its check (SPEC 5.5).
+    func refused(_ key: CacheKey, token: String) {
+        health.failed(.verify, nil)
+        logger.warning(
+            "shared snapshot failed its check", metadata: ["folio.route": "\(key.route)", "token": "\(token)"])
     }
 
     func isFresh(_ newest: Newest) -> Bool {
@@ -188,10 +199,7 @@ extension SharedSnapshotStore: FillCoordination {
             return installLoaded(renewed, for: key, shape: shape, since: generation) ? renewed : nil
         }
         guard let stored = try await redis.read(key, token: newest.token) else {
-            health.failed(.verify, nil)
-            logger.warning(
-                "shared snapshot failed its check",
-                metadata: ["folio.route": "\(key.route)", "token": "\(newest.token)"])
+            refused(key, token: newest.token)
             // Its keys go, so the fill that follows writes the list whole instead of only
             // renewing the expiry of a bad part (a refill of the same list has the same token).
             try? await redis.supersede(

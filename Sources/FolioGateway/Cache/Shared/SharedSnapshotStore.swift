@@ -360,12 +360,7 @@ public final class SharedSnapshotStore: SnapshotStore {
             guard let stored = try await redis.read(key, token: token) else {
                 // Absent, or held with items that do not give the token (torn, tampered): the
                 // latter is a miss that is logged and counted like a current list's (SPEC 5.5).
-                if try await redis.freshness(key, token: token) != nil {
-                    health.failed(.verify, nil)
-                    logger.warning(
-                        "shared snapshot failed its check",
-                        metadata: ["folio.route": "\(key.route)", "token": "\(token)"])
-                }
+                if try await redis.holdsRecord(key, token: token) { refused(key, token: token) }
                 return nil
             }
             let superseded = try await redis.superseded(key, token: token)
