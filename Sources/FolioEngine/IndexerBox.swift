@@ -8,9 +8,11 @@
 /// "Cold fill").
 ///
 /// A bad body still fails early: a body's first chunk is scanned before the next is read (an
-/// error page answered with `200` fails at once), a batch that has waited `defaultMaxBatchDelay` for
-/// a slow download goes to an idle worker with the next chunk, and a finished batch's error is
-/// thrown by the next `feed`.
+/// error page answered with `200` fails at once), and so is a chunk that comes after a pause of
+/// `defaultMaxBatchDelay` while the worker is idle (a slow download); a batch that has waited
+/// that long goes to an idle worker with the next chunk, and a finished batch's error is thrown
+/// by the next `feed`. Not covered: a bad byte in a fast burst that the upstream follows with a
+/// stall; it is found when the download goes on, or at `upstreamTimeout` (504).
 ///
 /// Used by one task at a time: a crawl hands it to one page download after another. `drain()`
 /// must be awaited before the indexer is read or a body ended.
@@ -19,8 +21,9 @@ public final class IndexerBox: @unchecked Sendable {
     /// Fed chunks not handed to a worker yet.
     private var batch: [any IndexerChunk] = []
     private var batchedBytes = 0
-    /// When the oldest chunk of `batch` was fed.
+    /// When the oldest chunk of `batch` was fed, and when the last chunk was.
     private var batchStarted = ContinuousClock.now
+    private var lastFed = ContinuousClock.now
     /// Whether the current body's first chunk has been fed (false again after `drain`).
     private var bodyStarted = false
     /// The scan of the previous batch, until `drain` or the next batch has awaited it.
@@ -53,17 +56,20 @@ public final class IndexerBox: @unchecked Sendable {
         if let failure { throw failure }
         let count = chunk.readableByteCount
         guard count > 0 else { return }
+        let now = ContinuousClock.now
+        let gap = now - lastFed
+        lastFed = now
         if let scanning, scanning.isFinished { try await collect(scanning) }
-        if batch.isEmpty { batchStarted = .now }
+        if batch.isEmpty { batchStarted = now }
         batch.append(chunk)
         batchedBytes += count
-        if !bodyStarted {
+        if !bodyStarted || (scanning == nil && gap >= maxBatchDelay) {
+            // A body's first chunk, or one a slow download sent after a pause while the worker
+            // is idle: scanned before the next is read, so its error stops the download at once.
             bodyStarted = true
             try await handOver()
             if let scanning { try await collect(scanning) }
-        } else if batchedBytes >= batchBytes
-            || (scanning == nil && ContinuousClock.now - batchStarted >= maxBatchDelay)
-        {
+        } else if batchedBytes >= batchBytes || (scanning == nil && now - batchStarted >= maxBatchDelay) {
             try await handOver()
         }
     }

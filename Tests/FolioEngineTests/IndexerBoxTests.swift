@@ -104,23 +104,31 @@ import Testing
         await #expect(throws: error) { try await box.drain() }
     }
 
-    /// A later bad chunk of a slow download: its batch goes to an idle worker once it has
-    /// waited `maxBatchDelay`, and the next feed after that scan throws its error; so does
-    /// every later call.
-    @Test func aSlowDownloadsBadChunkFailsTheNextFeed() async throws {
+    /// A chunk that comes after a pause while the worker is idle (a slow download) is scanned
+    /// before `feed` returns: its error stops the download at once, even if nothing follows.
+    @Test func aSlowDownloadsBadChunkFailsAtOnce() async throws {
         let box = IndexerBox(
             ListIndexer(items: .root, limits: IndexLimits(), sort: []), batchBytes: 1 << 20,
             maxBatchDelay: .milliseconds(1))
         let error = try #require(Self.failure(of: "[1,}"))
         try await box.feed(Array("[1,".utf8))
-        try await box.feed(Array("}".utf8))
-        #expect(box.scanning == nil, "gathered: the batch is young")
-        try await Task.sleep(for: .milliseconds(5))
-        try await box.feed(Array("2".utf8))
-        let job = try #require(box.scanning, "handed over: the batch waited and the worker is idle")
+        try await Task.sleep(for: .milliseconds(10))
+        await #expect(throws: error) { try await box.feed(Array("}".utf8)) }
+        await #expect(throws: error) { try await box.drain() }
+    }
+
+    /// A batch handed over without waiting: the first feed after its scan ended throws its
+    /// error, and so does every later call.
+    @Test func aFinishedBatchsErrorFailsTheNextFeed() async throws {
+        let box = IndexerBox(
+            ListIndexer(items: .root, limits: IndexLimits(), sort: []), batchBytes: 4, maxBatchDelay: .seconds(3600))
+        let error = try #require(Self.failure(of: "[1,}xyz"))
+        try await box.feed(Array("[1,".utf8))
+        try await box.feed(Array("}xyz".utf8))
+        let job = try #require(box.scanning, "a full batch is handed over without waiting")
         while !job.isFinished { try await Task.sleep(for: .milliseconds(1)) }
-        await #expect(throws: error) { try await box.feed(Array("3".utf8)) }
-        await #expect(throws: error) { try await box.feed(Array("4".utf8)) }
+        await #expect(throws: error) { try await box.feed(Array("1".utf8)) }
+        await #expect(throws: error) { try await box.feed(Array("2".utf8)) }
         await #expect(throws: error) { try await box.drain() }
     }
 

@@ -2,6 +2,7 @@ import FolioConfiguration
 import FolioEngine
 import Logging
 import NIOHTTP1
+import Synchronization
 import Testing
 
 @testable import FolioGateway
@@ -188,5 +189,31 @@ struct FillPipelineTests {
         }
         #expect(error?.status == 502)
         #expect(error?.detail.contains("Page 2 answered 404") == true)
+    }
+}
+
+/// Every fill, stored or failed, tells the process that its download buffers went back to
+/// malloc (`MemoryReturner` trims them a second later).
+@Suite("FillPipeline reports every fill's end")
+struct FillPipelineEndTests {
+    @Test func storedAndFailedFillsBothReportTheirEnd() async throws {
+        let url = FillPipelineTests.url
+        let upstream = MemoryUpstream([
+            url: .init(chunks: ["[1,", "2]"]), url + "?bad": .init(chunks: ["[1,", "}"]),
+        ])
+        let configuration = try ConfigurationLoader.parse(yaml: gatewayYAML(upstream: url), file: "test.yaml")
+        let route = CompiledRoute(
+            configuration.routes[0], limits: configuration.limits, metrics: GatewayMetrics().route("objects"))
+        let ended = Mutex(0)
+        let pipeline = FillPipeline(
+            upstream: upstream, limits: configuration.limits, logger: Logger(label: "folio.test"),
+            fillEnded: { ended.withLock { $0 += 1 } })
+        let tests = FillPipelineTests()
+        _ = try await pipeline.fill(tests.plan(), route: route, previous: nil)
+        #expect(ended.withLock { $0 } == 1)
+        await #expect(throws: FolioError.self) {
+            _ = try await pipeline.fill(tests.plan(url + "?bad"), route: route, previous: nil)
+        }
+        #expect(ended.withLock { $0 } == 2)
     }
 }

@@ -1,7 +1,8 @@
 import CAllocator
 import Synchronization
 
-/// Gives the heap that evicted snapshots freed back to the OS, at most once per `interval`.
+/// Gives the heap that evicted snapshots and finished fills freed back to the OS, at most once
+/// per `interval`.
 ///
 /// Lists below glibc's mmap threshold (256 KiB, `tuneAllocator`) live in the heap; once evicted
 /// their space stays resident, fragmented between live blocks, so under key churn resident
@@ -33,8 +34,9 @@ final class MemoryReturner: Sendable {
         self.trim = trim
     }
 
-    /// Snapshots were evicted: a trim follows unless one is already scheduled.
-    func evicted() {
+    /// Memory was freed in bulk (snapshots evicted, a fill's download buffers): a trim follows
+    /// unless one is already scheduled.
+    func freed() {
         let first = pending.withLock { pending in
             defer { pending = true }
             return !pending

@@ -15,16 +15,23 @@ struct FillPipeline: Sendable {
     let tracer: any Tracer
     let logger: Logger
     let now: @Sendable () -> ContinuousClock.Instant
+    /// Called after every fill, stored or failed: its download buffers (a batch of 64 KiB reads
+    /// per list being indexed) went back to malloc, which keeps them resident until trimmed
+    /// (concurrent failed fills of 17 MB lists left 70 MB behind; BENCHMARKS.md, "Fifteenth
+    /// session").
+    let fillEnded: @Sendable () -> Void
 
     init(
         upstream: any Upstream, limits: Configuration.Limits, tracer: any Tracer = NoOpTracer(), logger: Logger,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        fillEnded: @escaping @Sendable () -> Void = { MemoryReturner.shared.freed() }
     ) {
         self.upstream = upstream
         self.limits = limits
         self.tracer = tracer
         self.logger = logger
         self.now = now
+        self.fillEnded = fillEnded
     }
 
     /// Folds the route's `searchable` fields off the request path, after the list is answered:
@@ -41,6 +48,7 @@ struct FillPipeline: Sendable {
     /// Fetches (or crawls) `plan`'s list. A stale `previous` with validators is revalidated: a
     /// 304 renews it without a body, and a list with its token keeps its indexes.
     func fill(_ plan: FillPlan, route: CompiledRoute, previous: Snapshot?) async throws -> FillResult {
+        defer { fillEnded() }
         if let paging = route.config.upstreamPaging {
             return try await crawl(plan, route: route, paging: paging, previous: previous)
         }

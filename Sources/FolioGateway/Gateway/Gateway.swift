@@ -88,7 +88,7 @@ public final class Gateway: Sendable {
             maxBytes: cache.maxBytes, now: now,
             onEviction: { count in
                 evictions.increment(by: Int64(count))
-                MemoryReturner.shared.evicted()
+                MemoryReturner.shared.freed()
             })
     }
 
