@@ -9,7 +9,7 @@ import Synchronization
 /// other small elements are gathered in a scratch buffer, because one `update` per element
 /// would cost as much as the hashing itself on pretty-printed bodies.
 ///
-/// Scanning only records what to hash (`pending`). `ListIndexer.appendOverlapped` hands the
+/// Scanning only records what to hash (`pending`). `ListIndexer.scanStaged(background: true)` hands the
 /// pending input of earlier chunks to a fill worker (`startHashing`) while it scans the new
 /// one, and the caller awaits the pass (`ListIndexer.settle`) before the store may grow, move or
 /// be dropped, so nothing is copied. The wait suspends the task instead of blocking its thread:

@@ -88,27 +88,17 @@ public struct ListIndexer: Sendable {
     /// Copies and scans the next bytes of the current body; throws as soon as they cannot start
     /// a valid body or exceed a limit, so a bad download can be cancelled early. Hashes in line.
     public mutating func append(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
-        try append(chunk, background: false)
+        try stage(chunk)
+        try scanStaged(background: false)
     }
 
-    /// `append`, with the earlier chunks of a large list hashed on another core while this one
-    /// is scanned. The pass may still run when this returns: `settle()` must be awaited before
-    /// the next append and before `finish` (it suspends the task, it never blocks a thread).
-    public mutating func appendOverlapped(_ chunk: UnsafeRawBufferPointer) throws(FolioError) {
-        try append(chunk, background: true)
-    }
-
-    /// Waits for the hashing pass `appendOverlapped` may have left running.
+    /// Waits for the hashing pass `scanStaged(background: true)` may have left running (it
+    /// suspends the task, it never blocks a thread).
     public mutating func settle() async {
         guard let pass = hashing else { return }
         await pass.finished()
         hasher.adopt(pass)
         hashing = nil
-    }
-
-    private mutating func append(_ chunk: UnsafeRawBufferPointer, background: Bool) throws(FolioError) {
-        try stage(chunk)
-        try scanStaged(background: background)
     }
 
     /// Copies the next bytes of the current body into the store without scanning them; a

@@ -3,7 +3,7 @@ import Testing
 @testable import FolioEngine
 
 /// Tokens of lists large enough that the indexer hashes on another thread while it scans
-/// (more than 32 KiB pending per chunk, with `appendOverlapped`, or fed in batches through an
+/// (more than 32 KiB pending per chunk, with `scanStaged(background: true)`, or fed in batches through an
 /// `IndexerBox` as a fill feeds them), checked against the reference computation over the
 /// elements the test itself generated, and against hashing in line.
 @Suite struct ListIndexerLargeTokenTests {
@@ -72,10 +72,10 @@ import Testing
         let body = Self.body(Self.elements(&rng), layout: .compact, &rng)
         var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
         let half = body.count / 2
-        try Array(body[..<half]).withUnsafeBytes { bytes in try indexer.appendOverlapped(bytes) }
+        try appendOverlapped(&indexer, Array(body[..<half]))
         #expect(indexer.hashing == nil, "the first chunk has nothing earlier to hash")
         await indexer.settle()
-        try Array(body[half...]).withUnsafeBytes { bytes in try indexer.appendOverlapped(bytes) }
+        try appendOverlapped(&indexer, Array(body[half...]))
         #expect(indexer.hashing != nil)
         await indexer.settle()
         #expect(indexer.hashing == nil)

@@ -109,6 +109,12 @@ func feed(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLengths: [Int]
     }
 }
 
+/// Stages and scans `chunk`, the earlier chunks' input hashed in the background meanwhile.
+func appendOverlapped(_ indexer: inout ListIndexer, _ chunk: [UInt8]) throws(FolioError) {
+    try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try indexer.stage(bytes) }
+    try indexer.scanStaged(background: true)
+}
+
 /// `feed` with each chunk's earlier input hashed in the background (`appendOverlapped`), the
 /// pass settled before the next chunk and at the end.
 func feedOverlapped(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLengths: [Int]) async throws {
@@ -117,7 +123,7 @@ func feedOverlapped(_ indexer: inout ListIndexer, _ document: [UInt8], chunkLeng
     while offset < document.count {
         let length = min(max(1, chunkLengths[next % chunkLengths.count]), document.count - offset)
         await indexer.settle()
-        try Array(document[offset..<offset + length]).withUnsafeBytes { bytes in try indexer.appendOverlapped(bytes) }
+        try appendOverlapped(&indexer, Array(document[offset..<offset + length]))
         offset += length
         next += 1
     }

@@ -374,17 +374,7 @@ struct SharedStoreTests {
             let token = try Self.token(first)
             // Same length, one digit changed: only the token check can tell.
             let client = RedisClient(redis.configuration())
-            let pattern = "test:snapshot:{*:\(token)}:part:0"
-            // The copy to Redis runs on its own, after the answer.
-            let found = Mutex<String?>(nil)
-            try await waitUntil("the list's one part is in Redis") {
-                guard case .array(let names?) = try await client.send(["KEYS", pattern]),
-                    names.count == 1, let name = names[0].string
-                else { return false }
-                found.withLock { $0 = name }
-                return true
-            }
-            let name = try #require(found.withLock { $0 })
+            let name = try await Self.snapshotKey(client, token: token, "part:0")
             let original = try #require(try await client.send(["GET", name]).bytes)
             var part = original
             let digit = try #require(part.firstIndex(of: UInt8(ascii: "7")))
@@ -577,14 +567,7 @@ struct SharedStoreTests {
             let (a, b) = (replicas[0], replicas[1])
             let token = try Self.token(try await http.answer(a.url))
             let client = RedisClient(redis.configuration())
-            let found = Mutex<String?>(nil)
-            try await waitUntil("the list's metadata is in Redis") {
-                let names = try await client.send(["KEYS", "test:snapshot:{*:\(token)}:meta"])
-                guard case .array(let names?) = names, names.count == 1 else { return false }
-                found.withLock { $0 = names[0].string }
-                return true
-            }
-            let name = try #require(found.withLock { $0 })
+            let name = try await Self.snapshotKey(client, token: token, "meta")
             let meta = String(decoding: try #require(try await client.send(["GET", name]).bytes), as: UTF8.self)
             let key = String(change.prefix { $0 != ":" })
             var changed = change
@@ -616,15 +599,7 @@ struct SharedStoreTests {
             // never held it, is asked for it.
             let pinned = try Self.token(try await http.answer(a.url))
             let client = RedisClient(redis.configuration())
-            // The copy to Redis runs on its own, after the answer.
-            let found = Mutex<String?>(nil)
-            try await waitUntil("the list's one part is in Redis") {
-                let names = try await client.send(["KEYS", "test:snapshot:{*:\(pinned)}:part:0"])
-                guard case .array(let names?) = names, names.count == 1 else { return false }
-                found.withLock { $0 = names[0].string }
-                return true
-            }
-            let name = try #require(found.withLock { $0 })
+            let name = try await Self.snapshotKey(client, token: pinned, "part:0")
             list.version.store(2, ordering: .relaxed)
             #expect(try await http.answer(Self.purge(a), method: .POST).status == 204)
             #expect(try Self.tags(try await http.answer(a.url)) == ["v2"])
@@ -689,6 +664,20 @@ struct SharedStoreTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         return false
+    }
+
+    /// The Redis key `suffix` (`meta`, `part:0`) of the snapshot with `token`, once it is there:
+    /// the copy to Redis runs on its own, after the answer.
+    static func snapshotKey(_ client: RedisClient, token: String, _ suffix: String) async throws -> String {
+        let found = Mutex<String?>(nil)
+        try await waitUntil("the list's \(suffix) is in Redis") {
+            guard case .array(let names?) = try await client.send(["KEYS", "test:snapshot:{*:\(token)}:\(suffix)"]),
+                names.count == 1, let name = names[0].string
+            else { return false }
+            found.withLock { $0 = name }
+            return true
+        }
+        return try #require(found.withLock { $0 })
     }
 
     static func purge(_ replica: Replica) -> String { "http://127.0.0.1:\(replica.admin)/purge?route=objects" }
