@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Holds a fill's one indexer, so the sinks of its pages can feed it in place: a second copy of the
 /// `ListIndexer` value would make its next append copy the whole store.
 ///
@@ -7,29 +9,32 @@
 /// thread switches per 100 MB, and the download stood still during each scan (BENCHMARKS.md,
 /// "Cold fill").
 ///
-/// A bad body still fails early: a body's first chunk is scanned before the next is read (an
-/// error page answered with `200` fails at once), and so is a chunk that comes after a pause of
-/// `defaultMaxBatchDelay` while the worker is idle (a slow download); a batch that has waited
-/// that long goes to an idle worker with the next chunk, and a finished batch's error is thrown
-/// by the next `feed`. Not covered: a bad byte in a fast burst that the upstream follows with a
-/// stall; it is found when the download goes on, or at `upstreamTimeout` (504).
+/// A bad body still fails early, whatever the pace of its download: a batch that has gathered
+/// for `defaultMaxBatchDelay` is handed over by a timer if no chunk fills it, and a scan that
+/// fails opens `failure()` at once, so the download can be cancelled while it waits for bytes
+/// that may never come (an error page answered with `200` that then stalls, a bad byte in a
+/// burst followed by a stall). Every later call throws that error too.
 ///
-/// Used by one task at a time: a crawl hands it to one page download after another. `drain()`
-/// must be awaited before the indexer is read or a body ended.
+/// Fed by one task at a time: a crawl hands it to one page download after another; the timer's
+/// hand-over takes turns with it. `drain()` must be awaited before the indexer is read or a body
+/// ended.
 public final class IndexerBox: @unchecked Sendable {
     public var indexer: ListIndexer
     /// Fed chunks not handed to a worker yet.
     private var batch: [any IndexerChunk] = []
     private var batchedBytes = 0
-    /// When the oldest chunk of `batch` was fed, and when the last chunk was.
+    /// When the oldest chunk of `batch` was fed.
     private var batchStarted = ContinuousClock.now
-    private var lastFed = ContinuousClock.now
-    /// Whether the current body's first chunk has been fed (false again after `drain`).
-    private var bodyStarted = false
+    /// Whether a timer will look at the gathered batch.
+    private var flushArmed = false
     /// The scan of the previous batch, until `drain` or the next batch has awaited it.
     private(set) var scanning: FillJob?
-    /// The error of a batch's scan, thrown by every later call.
-    private var failure: FolioError?
+    /// The first error of a batch's scan, thrown by every later call.
+    private let failed = Mutex<FolioError?>(nil)
+    private let failedLatch = Latch()
+    /// Serializes `feed`, `drain` and the timer's hand-over: each touches the batch and starts
+    /// scans.
+    private let turn = AsyncLock()
     private let batchBytes: Int
     private let maxBatchDelay: Duration
 
@@ -38,7 +43,8 @@ public final class IndexerBox: @unchecked Sendable {
     /// first page and that memory held beside the store stays small. 256 KiB and 4 MiB were
     /// slower on the benchmark list; 4 MiB also left 7 MB more resident after the fill.
     public static let defaultBatchBytes = 1 << 20
-    /// How long a batch gathers a slow download's chunks before an idle worker takes it.
+    /// How long a batch gathers chunks before it is scanned anyway: how late a bad byte may be
+    /// found when the download slows or stalls after it.
     public static let defaultMaxBatchDelay = Duration.milliseconds(5)
 
     public init(
@@ -50,43 +56,82 @@ public final class IndexerBox: @unchecked Sendable {
     }
 
     /// Takes the next bytes of the current body, scanned on a fill worker (off the cooperative
-    /// pool, at a lower priority). Throws the error of the body's first chunk, and of any batch
-    /// whose scan has ended, so a bad download is cancelled early.
+    /// pool, at a lower priority). Throws the error of any batch whose scan has ended, so a bad
+    /// download is cancelled early.
     public func feed(_ chunk: some IndexerChunk) async throws(FolioError) {
-        if let failure { throw failure }
+        await turn.lock()
+        defer { turn.unlock() }
+        try throwFailure()
         let count = chunk.readableByteCount
         guard count > 0 else { return }
-        let now = ContinuousClock.now
-        let gap = now - lastFed
-        lastFed = now
         if let scanning, scanning.isFinished { try await collect(scanning) }
-        if batch.isEmpty { batchStarted = now }
+        if batch.isEmpty {
+            batchStarted = .now
+            armFlush(after: maxBatchDelay)
+        }
         batch.append(chunk)
         batchedBytes += count
-        if !bodyStarted || (scanning == nil && gap >= maxBatchDelay) {
-            // A body's first chunk, or one a slow download sent after a pause while the worker
-            // is idle: scanned before the next is read, so its error stops the download at once.
-            bodyStarted = true
-            try await handOver()
-            if let scanning { try await collect(scanning) }
-        } else if batchedBytes >= batchBytes || (scanning == nil && now - batchStarted >= maxBatchDelay) {
-            try await handOver()
-        }
+        if batchedBytes >= batchBytes { try await handOver() }
     }
 
     /// Scans what is still batched and waits for every scan and hashing pass: afterwards the
-    /// indexer may be read, a body ended, or the box finished; the next `feed` starts a body.
+    /// indexer may be read, a body ended, or the box finished.
     public func drain() async throws(FolioError) {
+        await turn.lock()
+        defer { turn.unlock() }
         try await handOver()
         if let scanning { try await collect(scanning) }
         await indexer.settle()
-        bodyStarted = false
+    }
+
+    /// Returns a scan's error as soon as one has failed, even while nothing is fed; nil if the
+    /// task is cancelled first. A download races it, to stop waiting for bytes the fill no
+    /// longer wants.
+    public func failure() async -> FolioError? {
+        await failedLatch.wait()
+        return failed.withLock { $0 }
+    }
+
+    /// Has a timer hand the gathered batch over once it is `delay` old, unless a feed has done
+    /// so first. At most one timer is armed; it is short-lived and holds the box weakly.
+    private func armFlush(after delay: Duration) {
+        guard !flushArmed else { return }
+        flushArmed = true
+        Task.detached { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.flush()
+        }
+    }
+
+    private func flush() async {
+        await turn.lock()
+        defer { turn.unlock() }
+        flushArmed = false
+        guard !batch.isEmpty, failed.withLock({ $0 == nil }) else { return }
+        let age = ContinuousClock.now - batchStarted
+        guard age >= maxBatchDelay else { return armFlush(after: maxBatchDelay - age) }
+        // A scan's error opens `failure()`; the feeding task throws it on its next call.
+        try? await handOver()
+    }
+
+    private func throwFailure() throws(FolioError) {
+        if let error = failed.withLock({ $0 }) { throw error }
+    }
+
+    /// Keeps the first error of a scan and tells `failure()`'s waiter.
+    private func fail(_ error: FolioError) {
+        let first = failed.withLock { failed in
+            guard failed == nil else { return false }
+            failed = error
+            return true
+        }
+        if first { failedLatch.open() }
     }
 
     /// Starts the scan of the gathered batch once the previous one, and its hashing, are over
     /// (the store may grow, and a hashing pass reads it).
     private func handOver() async throws(FolioError) {
-        if let failure { throw failure }
+        try throwFailure()
         if let scanning { try await collect(scanning) }
         await indexer.settle()
         guard !batch.isEmpty else { return }
@@ -94,10 +139,15 @@ public final class IndexerBox: @unchecked Sendable {
         batch = []
         batchedBytes = 0
         scanning = FillJob.start { [self] () throws(FolioError) in
-            for chunk in chunks {
-                try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try indexer.stage(bytes) }
+            do throws(FolioError) {
+                for chunk in chunks {
+                    try chunk.withUnsafeReadableBytes { (bytes) throws(FolioError) in try indexer.stage(bytes) }
+                }
+                try indexer.scanStaged(background: true)
+            } catch {
+                fail(error)
+                throw error
             }
-            try indexer.scanStaged(background: true)
         }
     }
 
@@ -108,7 +158,7 @@ public final class IndexerBox: @unchecked Sendable {
         do throws(FolioError) {
             try await job.finished()
         } catch {
-            failure = error
+            fail(error)
             batch = []
             batchedBytes = 0
             throw error

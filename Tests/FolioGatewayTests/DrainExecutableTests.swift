@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioEngine
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FolioConfiguration
+import FolioEngine
 import Foundation
 import NIOCore
 import NIOPosix

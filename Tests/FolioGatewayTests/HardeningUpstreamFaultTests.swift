@@ -10,7 +10,8 @@ import Testing
 enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case gzipBomb, deflateBomb, declaredTooLarge, countedTooLarge, tooManyItems, tooDeep
     case resetMidBody, truncatedBody, unterminatedChunks, slowDrip, slowHead
-    case htmlWith200, stalledErrorPage, badChunkThenStall, invalidUTF8, notAList, serverError, notFound, foreignRedirect
+    case htmlWith200, stalledErrorPage, badChunkThenStall, badBurstThenStall, invalidUTF8, notAList, serverError,
+        notFound, foreignRedirect
     case notModifiedUnasked, redirectWithoutLocation
 
     var testDescription: String { rawValue }
@@ -37,7 +38,8 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .tooManyItems, .tooDeep: (502, "upstream-limit-exceeded")
         case .resetMidBody, .truncatedBody, .unterminatedChunks: (502, "upstream-failed")
         case .slowDrip, .slowHead: (504, "upstream-timeout")
-        case .htmlWith200, .stalledErrorPage, .badChunkThenStall, .invalidUTF8, .notAList: (502, "bad-upstream-body")
+        case .htmlWith200, .stalledErrorPage, .badChunkThenStall, .badBurstThenStall, .invalidUTF8, .notAList:
+            (502, "bad-upstream-body")
         case .serverError: (503, nil)
         case .notFound: (404, nil)
         case .foreignRedirect: (502, "upstream-redirect-refused")
@@ -52,7 +54,7 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .tooManyItems: "maxItems"
         case .tooDeep: "maxJSONDepth"
         case .invalidUTF8: "UTF-8"
-        case .htmlWith200, .stalledErrorPage, .badChunkThenStall: "invalid JSON"
+        case .htmlWith200, .stalledErrorPage, .badChunkThenStall, .badBurstThenStall: "invalid JSON"
         case .notModifiedUnasked: "304"
         case .redirectWithoutLocation: "Location"
         default: nil
@@ -116,14 +118,16 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 if index > 0 { try? await Task.sleep(for: .seconds(60)) }
             }
             return reply
-        case .badChunkThenStall:
-            // A good start, a bad part after a pause, then nothing for longer than the fill may
-            // take: the fill fails on the bad part (502), not at upstreamTimeout (504).
+        case .badChunkThenStall, .badBurstThenStall:
+            // A good start, a bad part (after a pause, or at once in the same burst), then
+            // nothing for longer than the fill may take: the fill fails on the bad part (502),
+            // not at upstreamTimeout (504), even when that part waits in a batch for more bytes.
             var reply = TestUpstream.Reply(
                 headers: [("Content-Type", "application/json")],
                 chunks: [Array(#"[{"id":1},"#.utf8), Array("oops".utf8), Array("]".utf8)])
+            let pause = self == .badChunkThenStall
             reply.beforeChunk = { index in
-                if index == 1 { try? await Task.sleep(for: .milliseconds(100)) }
+                if index == 1, pause { try? await Task.sleep(for: .milliseconds(100)) }
                 if index == 2 { try? await Task.sleep(for: .seconds(60)) }
             }
             return reply

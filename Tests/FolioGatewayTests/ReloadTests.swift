@@ -1,4 +1,5 @@
 import FolioConfiguration
+import FolioEngine
 import Foundation
 import Synchronization
 import Testing

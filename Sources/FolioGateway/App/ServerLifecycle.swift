@@ -1,4 +1,5 @@
 import FolioConfiguration
+import FolioEngine
 import Hummingbird
 import Logging
 import ServiceLifecycle

@@ -26,6 +26,11 @@ final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
         }
     }
 
+    var failureWait: (@Sendable () async -> (any Error)?)? {
+        guard let box else { return nil }
+        return { await box.failure() }
+    }
+
     /// Whether the body went to the indexer (a 2xx answer).
     var indexes: Bool { box != nil }
 

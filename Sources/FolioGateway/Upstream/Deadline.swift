@@ -12,7 +12,8 @@ struct Deadline: Sendable {
         instant = .now + duration
     }
 
-    /// Runs `work` until the deadline, then cancels it and throws `timeout`.
+    /// Runs `work` until the deadline, then cancels it and throws `timeout`; or until `abort`
+    /// returns an error, then cancels it and throws that error.
     ///
     /// An `UpstreamError` thrown once the instant has passed counts as the timeout: the library
     /// gave up because time ran out (e.g. a connection attempt cut off mid-retry), whatever it
@@ -20,6 +21,7 @@ struct Deadline: Sendable {
     func run<T: Sendable>(
         orThrow timeout: @autoclosure @escaping @Sendable () -> any Error = UpstreamError.timeout(
             "no complete answer within the response timeout"),
+        abortedBy abort: (@Sendable () async -> (any Error)?)? = nil,
         _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withThrowingTaskGroup(of: Race<T>.self) { group in
@@ -34,11 +36,22 @@ struct Deadline: Sendable {
                 try await TimerSleep.until(instant)
                 return .timedOut
             }
-            defer { group.cancelAll() }
-            switch try await group.next() {
-            case .finished(let value): return value
-            case .timedOut, nil: throw timeout()
+            if let abort {
+                group.addTask {
+                    guard let error = await abort() else { return .gaveUp }
+                    return .aborted(error)
+                }
             }
+            defer { group.cancelAll() }
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .finished(let value): return value
+                case .timedOut: throw timeout()
+                case .aborted(let error): throw error
+                case .gaveUp: continue
+                }
+            }
+            throw timeout()
         }
     }
 
@@ -62,5 +75,9 @@ struct Deadline: Sendable {
     private enum Race<T: Sendable>: Sendable {
         case finished(T)
         case timedOut
+        /// `abort` found an error.
+        case aborted(any Error)
+        /// `abort` returned without one.
+        case gaveUp
     }
 }

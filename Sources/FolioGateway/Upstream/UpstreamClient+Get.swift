@@ -43,7 +43,7 @@ extension UpstreamClient {
         }
         let sink = Handover(try makeSink(head))
         do {
-            let received = try await deadline.run {
+            let received = try await deadline.run(abortedBy: sink.value.failureWait) {
                 try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
             }
             observer?(UpstreamExchange(head: head, bodyBytes: received, duration: .now - started))

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A one-shot event: `open()` once, and every `wait()` returns. A waiting task that is
 /// cancelled stops waiting, so a latch can be raced against a timer.
-final class Latch: Sendable {
+public final class Latch: Sendable {
     private struct State {
         var isOpen = false
         var nextID = 0
@@ -11,11 +11,11 @@ final class Latch: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
-    var isOpen: Bool { state.withLock { $0.isOpen } }
+    public var isOpen: Bool { state.withLock { $0.isOpen } }
 
-    func open() {
+    public func open() {
         let waiters = state.withLock { state in
             state.isOpen = true
             defer { state.waiters = [:] }
@@ -25,7 +25,7 @@ final class Latch: Sendable {
     }
 
     /// Returns once the latch is open, or at once when the task is cancelled.
-    func wait() async {
+    public func wait() async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -42,16 +42,5 @@ final class Latch: Sendable {
         } onCancel: {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
-    }
-}
-
-/// The result of whichever operation finishes first; the others are cancelled (each must end
-/// promptly on cancellation).
-func race<T: Sendable>(_ operations: (@Sendable () async -> T)...) async -> T {
-    await withTaskGroup(of: T.self) { group in
-        for operation in operations { group.addTask(operation: operation) }
-        let winner = await group.next()!
-        group.cancelAll()
-        return winner
     }
 }
