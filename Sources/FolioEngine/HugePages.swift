@@ -25,6 +25,28 @@ enum HugePages {
         #endif
     }
 
+    /// Gives the pages of `array`'s unused capacity back to the kernel (`MADV_DONTNEED` on
+    /// the whole pages after its last element), so a large array that will not grow again
+    /// holds no memory beyond its elements without being copied to an exact size. The
+    /// capacity stays reserved address space; touching it again reads zeros. The range is
+    /// also advised against huge pages: khugepaged would otherwise collapse it with the
+    /// array's last pages into huge pages again (measured: a megabyte of a released tail
+    /// resident again within seconds).
+    static func releaseUnused<Element>(_ array: [Element]) {
+        #if os(Linux)
+            array.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return }
+                let stride = MemoryLayout<Element>.stride
+                let pageMask = UInt(4096 - 1)
+                let start = (UInt(bitPattern: base) + UInt(array.count * stride) + pageMask) & ~pageMask
+                let end = (UInt(bitPattern: base) + UInt(array.capacity * stride)) & ~pageMask
+                guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+                _ = madvise(pointer, Int(end - start), MADV_NOHUGEPAGE)
+                _ = madvise(pointer, Int(end - start), MADV_DONTNEED)
+            }
+        #endif
+    }
+
     /// `capacity` uninitialized elements, advised for huge pages: a sort's working arrays of a
     /// million elements are first touched as it runs, and on this VM 4 KiB first-touch faults
     /// cost more than the radix passes themselves.

@@ -32,8 +32,10 @@ public struct ItemList: Sendable {
         Array(bytes[range(of: index)])
     }
 
-    /// Bytes retained by this list: the body plus the index.
+    /// Bytes retained by this list: the body plus the index. The body counts its elements, not
+    /// its capacity: a large indexed store's unused capacity holds no pages (`ListIndexer`
+    /// releases them), and a small one's is at most 4 KiB.
     public var retainedBytes: Int {
-        bytes.capacity + starts.capacity * 4 + ends.capacity * 4
+        bytes.count + starts.capacity * 4 + ends.capacity * 4
     }
 }

@@ -194,9 +194,16 @@ public struct ListIndexer: Sendable {
         )
     }
 
-    /// The store with exact capacity (a copy when more than 4 KiB is unused).
+    /// The store, holding no slack: a large store's unused capacity is given back to the
+    /// kernel where it is (`HugePages.releaseUnused`), a small one is copied to its exact size
+    /// when more than 4 KiB is unused. Copying a large one held a second body at the fill's
+    /// peak: a chunked upstream's store, which had doubled, peaked at 2.2 × body.
     private static func trimmed(_ store: [UInt8]) -> [UInt8] {
         guard store.capacity - store.count > 4096 else { return store }
+        guard store.count < largeStore else {
+            HugePages.releaseUnused(store)
+            return store
+        }
         return Array(unsafeUninitializedCapacity: store.count) { buffer, count in
             HugePages.advise(UnsafeRawPointer(buffer.baseAddress), byteCount: buffer.count)
             store.withUnsafeBufferPointer { source in
@@ -205,6 +212,9 @@ public struct ListIndexer: Sendable {
             count = store.count
         }
     }
+
+    /// From this size on, a store is trimmed in place.
+    static let largeStore = 1 << 20
 
     /// A copy with exact capacity when `array` holds more than `slack` unused elements (malloc
     /// rounds sizes up, so a smaller slack would not shrink).
