@@ -175,6 +175,41 @@ struct ReloadTests {
         }
     }
 
+    /// SIGHUP with the file unchanged while a list is being fetched: the request that comes
+    /// after the reload joins that fetch, and its list is kept; nothing is fetched twice.
+    @Test func aReloadThatChangesNothingKeepsTheFillInFlight() async throws {
+        let gate = Latch()
+        let (body, _) = objectsBody(10)
+        try await withTestUpstream({ _ in
+            await gate.wait()
+            return .json(body)
+        }) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
+            _ = try await withFolio(yaml) { folio in
+                let url = "\(folio.client)/objects"
+                let before = Task { try await folio.get(url) }
+                try await waitUntil("the fill reached the upstream") { upstream.requestCount == 1 }
+                #expect(await folio.server.reload(configuration: try Self.parse(yaml)).keptRoutes == ["objects"])
+                let after = Task { try await folio.get(url) }
+                try await waitUntil("the request after the reload is in flight") {
+                    folio.server.current.current.inFlight.load(ordering: .relaxed) == 1
+                }
+                // Time to reach the fill: should it not, it is answered from the kept list
+                // (a hit), and the upstream is still asked once.
+                try await Task.sleep(for: .milliseconds(200))
+                gate.open()
+                #expect(try await before.value.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
+                let joined = try await after.value
+                #expect(joined.status == 200)
+                let status = joined.headers.first(name: "Cache-Status") ?? ""
+                #expect(status == "folio; fwd=miss; collapsed" || status.hasPrefix("folio; hit"), "\(status)")
+                let third = try await folio.get(url)
+                #expect(third.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
+                #expect(upstream.requestCount == 1)
+            }
+        }
+    }
+
     /// Read after write across a reload: a write still finishing on the replaced gateway drops
     /// the route for the gateway in force too, so a fill it began before the write's 2xx does
     /// not keep the list from before the write.

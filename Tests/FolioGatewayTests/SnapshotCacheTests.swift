@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Synchronization
 import Testing
@@ -51,6 +52,29 @@ struct SnapshotCacheTests {
             indexes: SnapshotIndexes(list: list, sectionKey: nil))
     }
 
+    /// The `objects` route, as configured before a reload, or changed by one.
+    static func routes(changed: Bool = false) throws -> [Configuration.Route] {
+        let yaml = gatewayYAML(upstream: "http://upstream.test/objects", route: changed ? "pageSize: 5" : "")
+        return try ConfigurationLoader.parse(yaml: yaml, file: "cache.yaml").routes
+    }
+
+    /// A fill of `key` by `cache` whose fetch has begun, and returns `snapshot` once `release`
+    /// opens.
+    static func fillOnHold(
+        _ cache: SnapshotCache, returning snapshot: Snapshot, until release: Latch
+    ) async -> Task<(result: Result<FillResult, any Error>, role: SnapshotCache.Role), Never> {
+        let fetching = Latch()
+        let fill = Task {
+            await cache.fill(Self.key, previous: nil, terms: Self.terms) { _ in
+                fetching.open()
+                await release.wait()
+                return .stored(snapshot)
+            }
+        }
+        await fetching.wait()
+        return fill
+    }
+
     enum Interruption: CaseIterable {
         /// `POST /purge` (or an unsafe method's 2xx) of the route.
         case drop
@@ -67,17 +91,19 @@ struct SnapshotCacheTests {
     @Test(arguments: Interruption.allCases)
     func whatCameDuringTheInstallIsMadeAgainButAReloadIsNoDrop(_ interruption: Interruption) async throws {
         let store = RecordingStore()
-        let cache = SnapshotCache(store: store, now: { ContinuousClock.now })
+        let cache = SnapshotCache(store: store, routes: try Self.routes(), now: { ContinuousClock.now })
+        let changed = try Self.routes(changed: true)
+        let unchanged = try Self.routes()
         store.duringInstall.withLock {
             $0 = {
                 switch interruption {
                 case .drop:
                     await cache.drop(route: "objects", retention: .seconds(10))
                 case .reloadChangingTheRoute:
-                    cache.retire(removing: ["objects"])
+                    _ = cache.registry.enter(changed)
                     await store.remove(route: "objects")
                 case .reloadKeepingTheRoute:
-                    cache.retire(removing: ["others"])
+                    _ = cache.registry.enter(unchanged)
                 }
             }
         }
@@ -112,21 +138,17 @@ struct SnapshotCacheTests {
     @Test func aDropOnTheReplacedGatewayStopsTheEarlierFillOfTheGatewayInForce() async throws {
         let store = RecordingStore()
         let generations = DropGenerations()
-        let replaced = SnapshotCache(store: store, generations: generations, now: { ContinuousClock.now })
-        let inForce = SnapshotCache(store: store, generations: generations, now: { ContinuousClock.now })
-        replaced.retire()
+        let registry = FillRegistry()
+        let replaced = SnapshotCache(
+            store: store, generations: generations, registry: registry, routes: try Self.routes(),
+            now: { ContinuousClock.now })
+        let inForce = SnapshotCache(
+            store: store, generations: generations, registry: registry, routes: try Self.routes(),
+            now: { ContinuousClock.now })
         let before = try Self.snapshot()
         let after = try Self.snapshot(#"[{"id":3}]"#)
-        let fetching = Latch()
         let release = Latch()
-        let first = Task {
-            await inForce.fill(Self.key, previous: nil, terms: Self.terms) { _ in
-                fetching.open()
-                await release.wait()
-                return .stored(before)
-            }
-        }
-        await fetching.wait()
+        let first = await Self.fillOnHold(inForce, returning: before, until: release)
         await replaced.drop(route: "objects", retention: .seconds(10))
         // Should the next request join the first fill (the failure checked below), the first
         // must still end for the test to report it.
@@ -151,5 +173,46 @@ struct SnapshotCacheTests {
         }
         #expect(served === before)
         #expect(await store.current(Self.key) === after)
+    }
+
+    /// A fill the replaced gateway began: after a reload that left its route as it was, the
+    /// new gateway's requests join it and its list is installed; after one that changed the
+    /// route, they start a fill of their own and the old list is served to its waiters only.
+    @Test(arguments: [false, true])
+    func aReloadThatKeepsTheRouteKeepsItsFill(changing: Bool) async throws {
+        let store = RecordingStore()
+        let registry = FillRegistry()
+        let replaced = SnapshotCache(store: store, registry: registry, routes: try Self.routes(), now: { .now })
+        let before = try Self.snapshot()
+        let after = try Self.snapshot(#"[{"id":3}]"#)
+        let release = Latch()
+        let first = await Self.fillOnHold(replaced, returning: before, until: release)
+        let inForce = SnapshotCache(
+            store: store, registry: registry, routes: try Self.routes(changed: changing), now: { .now })
+        // Joins or starts a fill before it returns.
+        let secondFetches = Mutex(0)
+        inForce.refreshInBackground(Self.key, previous: before, terms: Self.terms) { _ in
+            secondFetches.withLock { $0 += 1 }
+            return .stored(after)
+        }
+        release.open()
+        let (earlier, _) = await first.value
+        if changing {
+            try await waitUntil("the new gateway's fill was installed") { await store.current(Self.key) === after }
+            #expect(secondFetches.withLock { $0 } == 1)
+            guard case .success(.uncacheable(let served)) = earlier else {
+                Issue.record("the fill from before the change was installed: \(earlier)")
+                return
+            }
+            #expect(served === before)
+        } else {
+            #expect(secondFetches.withLock { $0 } == 0, "the new gateway started a second fill")
+            guard case .success(.stored(let stored)) = earlier else {
+                Issue.record("the fill of the kept route was not installed: \(earlier)")
+                return
+            }
+            #expect(stored === before)
+            #expect(await store.current(Self.key) === before)
+        }
     }
 }

@@ -41,7 +41,8 @@ extension FolioServer {
             current.reloading.withLock { _ in swap(to: configuration) }
         switch outcome {
         case .success(let (result, removed, store)):
-            // The old gateway is retired, so none of its fills still running installs these again.
+            // The new gateway moved these routes' config epochs, so none of the old gateway's
+            // fills still running installs them again.
             for route in removed { await store.remove(route: route) }
             return result
         case .failure(let error):
@@ -92,7 +93,6 @@ extension FolioServer {
         {
             memory.setMaxBytes(configuration.cache.maxBytes)
         }
-        old.cache.retire(removing: removed)
         current.replace(with: gateway)
 
         for key in needsRestart {

@@ -1,3 +1,4 @@
+import FolioConfiguration
 import FolioEngine
 import Synchronization
 
@@ -6,31 +7,15 @@ import Synchronization
 /// At most one fill per cache key runs at a time; concurrent misses wait for it. A fill runs
 /// as its own task, so the request that started it may go away without failing the other
 /// waiters; the task installs its result in the store itself. Drops (unsafe methods, purge)
-/// bump a route's generation (`DropGenerations`, shared across reloads) and retirement (a
-/// reload replaced this gateway) marks the cache, so a fill that started before them never
-/// installs what they removed, and a request after a drop starts a fill of its own instead of
-/// joining one that began before.
+/// bump a route's generation (`DropGenerations`, shared across reloads) and a reload that
+/// changes a route moves its config epoch (`FillRegistry`, shared too), so a fill that started
+/// before them never installs what they removed, and a request after them starts a fill of its
+/// own instead of joining one that began before. A reload that leaves a route as it was moves
+/// nothing: the new gateway's requests join the fills the old one started.
 final class SnapshotCache: Sendable {
     /// How a caller took part in a fill.
     enum Role: Sendable { case leader, collapsed }
 
-    /// A fill in flight; `id` tells it from a later fill of the same key, `generation` is its
-    /// route's drop generation when it started (a fill a drop came after is joined no more).
-    private struct Fill {
-        var id: Int
-        var generation: Int
-        var task: Task<FillResult, any Error>
-    }
-
-    private struct State {
-        var fills: [CacheKey: Fill] = [:]
-        var nextFillID = 0
-        var retired = false
-        /// Routes the reload that retired this cache removed from the store (changed or gone).
-        var removedOnRetire: Set<String> = []
-    }
-
-    private let state = Mutex(State())
     let store: any SnapshotStore
     /// The other replicas' fills, when the store is shared: at most one fill per key among
     /// them all.
@@ -40,16 +25,22 @@ final class SnapshotCache: Sendable {
     let runningFills: RunningFills
     /// Drops per route, shared with the gateways before and after it (reloads).
     let generations: DropGenerations
+    /// Fills in flight and routes' config epochs, shared with the gateways before and after it.
+    let registry: FillRegistry
+    /// The config epoch of each of this gateway's routes (`FillRegistry.enter`).
+    private let epochs: [String: Int]
 
     init(
         store: any SnapshotStore, runningFills: RunningFills = RunningFills(),
-        generations: DropGenerations = DropGenerations(),
-        now: @escaping @Sendable () -> ContinuousClock.Instant
+        generations: DropGenerations = DropGenerations(), registry: FillRegistry = FillRegistry(),
+        routes: [Configuration.Route] = [], now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
         self.store = store
         self.coordination = store as? any FillCoordination
         self.runningFills = runningFills
         self.generations = generations
+        self.registry = registry
+        self.epochs = registry.enter(routes)
         self.now = now
     }
 
@@ -102,11 +93,14 @@ final class SnapshotCache: Sendable {
         terms: FillTerms,
         fetch: @escaping @Sendable (_ previous: Snapshot?) async throws -> FillResult
     ) -> (Task<FillResult, any Error>, Role) {
-        state.withLock { state in
+        registry.state.withLock { state in
             // Read under the lock (`DropGenerations` never takes it): a caller that read an
             // older generation must not replace a fill a later caller started after a drop.
             let generation = generations.value(of: key.route)
-            if let fill = state.fills[key], fill.generation == generation { return (fill.task, .collapsed) }
+            let epoch = epochs[key.route] ?? state.epoch(of: key.route)
+            if let fill = state.fills[key], fill.generation == generation, fill.epoch == epoch {
+                return (fill.task, .collapsed)
+            }
             let coordination = self.coordination
             let id = state.nextFillID
             state.nextFillID &+= 1
@@ -114,15 +108,17 @@ final class SnapshotCache: Sendable {
             runningFills.started()
             let task = Task<FillResult, any Error> {
                 defer {
-                    self.state.withLock { state in
-                        // A drop may have forgotten this fill, and a later one taken its place.
+                    self.registry.state.withLock { state in
+                        // A drop or reload may have forgotten this fill, and a later one taken
+                        // its place.
                         if state.fills[key]?.id == id { state.fills[key] = nil }
                     }
                     self.runningFills.ended()
                 }
                 let run: @Sendable () async throws -> FillResult = {
                     let result = try await fetch(previous)
-                    return await self.install(result, key: key, generation: generation, terms: terms)
+                    return await self.install(
+                        result, key: key, stamp: Stamp(generation: generation, epoch: epoch), terms: terms)
                 }
                 guard let coordination else { return try await run() }
                 switch try await coordination.coordinate(key, timeout: terms.timeout, fill: run) {
@@ -130,7 +126,7 @@ final class SnapshotCache: Sendable {
                 case .shared(let snapshot, let waited): return .shared(snapshot, waited: waited)
                 }
             }
-            state.fills[key] = Fill(id: id, generation: generation, task: task)
+            state.fills[key] = FillRegistry.Fill(id: id, generation: generation, epoch: epoch, task: task)
             return (task, .leader)
         }
     }
@@ -138,12 +134,12 @@ final class SnapshotCache: Sendable {
     /// Installs a fill's list and returns what the waiters get: a list the store refuses
     /// (larger than the whole cache), or one a drop or reload made obsolete while it was
     /// fetched, is handed back as uncacheable (served to them only, never stored).
-    private func install(_ result: FillResult, key: CacheKey, generation: Int, terms: FillTerms) async -> FillResult {
+    private func install(_ result: FillResult, key: CacheKey, stamp: Stamp, terms: FillTerms) async -> FillResult {
         switch result {
         case .revalidated(_, renews: false):
             return result
         case .stored(let snapshot), .revalidated(let snapshot, renews: true):
-            guard isCurrent(key, generation: generation) else { return .uncacheable(snapshot) }
+            guard missed(key, since: stamp) == nil else { return .uncacheable(snapshot) }
             guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
                 return .uncacheable(snapshot)
             }
@@ -151,7 +147,7 @@ final class SnapshotCache: Sendable {
             // is made again. So may a reload that removed this route (its config changed): the
             // removal is made again, locally only. A reload is no drop: with a shared store, a
             // drop here would reach every replica.
-            switch missed(key, since: generation) {
+            switch missed(key, since: stamp) {
             case .drop: await store.supersede(route: key.route, retention: terms.retention)
             case .removal: await store.remove(route: key.route)
             case nil: break
@@ -162,18 +158,19 @@ final class SnapshotCache: Sendable {
         }
     }
 
-    private func isCurrent(_ key: CacheKey, generation: Int) -> Bool {
-        !state.withLock { $0.retired } && generations.value(of: key.route) == generation
+    /// A fill's route's drop generation and config epoch when it started.
+    private struct Stamp {
+        var generation: Int
+        var epoch: Int
     }
 
-    /// What came while the store installed a fill that began at `generation`.
+    /// What came since a fill began: a drop, or a reload that changed or removed its route.
     private enum Missed { case drop, removal }
 
-    private func missed(_ key: CacheKey, since generation: Int) -> Missed? {
-        if generations.value(of: key.route) != generation { return .drop }
-        return state.withLock { state in
-            state.retired && state.removedOnRetire.contains(key.route) ? .removal : nil
-        }
+    private func missed(_ key: CacheKey, since stamp: Stamp) -> Missed? {
+        if generations.value(of: key.route) != stamp.generation { return .drop }
+        if registry.epoch(of: key.route) != stamp.epoch { return .removal }
+        return nil
     }
 
     /// Drops the newest snapshot of every key of `route` (unsafe method, purge); the dropped
@@ -193,15 +190,6 @@ final class SnapshotCache: Sendable {
     /// for the requests that joined them, but install nothing, and no later request joins them.
     private func forgetFills(route: String) {
         generations.bump(route)
-    }
-
-    /// Stops fills still running on this (replaced) gateway from installing anything;
-    /// `removing` are the routes the reload removes from the store (changed or gone).
-    func retire(removing: [String] = []) {
-        state.withLock { state in
-            state.retired = true
-            state.removedOnRetire = Set(removing)
-        }
     }
 
     /// Counts orders and sections a request built on `snapshot` against the bound.

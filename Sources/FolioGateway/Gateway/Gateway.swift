@@ -34,8 +34,9 @@ public final class Gateway: Sendable {
     let recordsRootSpans: Bool
 
     /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
-    /// predecessor's store, and `succeeding` it shares its drop generations, so a drop on
-    /// either gateway stops the fills both began before it.
+    /// predecessor's store, and `succeeding` it shares its drop generations and its fills in
+    /// flight: a drop on either gateway stops the fills both began before it, and the new
+    /// gateway's requests join the fills of routes whose config the reload left as it was.
     public init(
         configuration: Configuration,
         upstream: UpstreamClient,
@@ -59,7 +60,7 @@ public final class Gateway: Sendable {
         let cache = SnapshotCache(
             store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now),
             runningFills: metrics.runningFills, generations: predecessor?.cache.generations ?? DropGenerations(),
-            now: now)
+            registry: predecessor?.cache.registry ?? FillRegistry(), routes: configuration.routes, now: now)
         self.cache = cache
         if let shared = cache.store as? SharedSnapshotStore {
             shared.describe(routes)
