@@ -93,14 +93,15 @@ struct MetricsTests {
         }
     }
 
-    /// Runs `body` with a gateway whose upstream answers (five objects) once `gate` opens.
+    /// Runs `body` with a gateway whose upstream answers (five objects, or a 503 when `failing`)
+    /// once `gate` opens.
     static func withGatedFolio(
-        _ gate: Latch, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void
+        _ gate: Latch, failing: Bool = false, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void
     ) async throws {
         let (objects, _) = objectsBody(5)
         try await withTestUpstream({ _ in
             await gate.wait()
-            return .json(objects)
+            return failing ? .json(#"{"error":"overloaded"}"#, status: 503) : .json(objects)
         }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 try await body(folio, upstream)
@@ -108,9 +109,12 @@ struct MetricsTests {
         }
     }
 
-    @Test func concurrentMissesCountOneFillAndCoalescedWaiters() async throws {
+    /// Waiters count whatever came of the fill they waited on, a failure too.
+    @Test(arguments: [false, true])
+    func concurrentMissesCountOneFillAndCoalescedWaiters(failing: Bool) async throws {
         let gate = Latch()
-        try await Self.withGatedFolio(gate) { folio, upstream in
+        try await Self.withGatedFolio(gate, failing: failing) { folio, upstream in
+            let status = failing ? 503 : 200
             let waiters = 3
             try await withThrowingTaskGroup(of: Int.self) { group in
                 group.addTask { try await folio.get("\(folio.client)/objects").status }
@@ -124,15 +128,18 @@ struct MetricsTests {
                 let during = try await folio.metrics()
                 #expect(during.value("folio_fills_in_flight") == 1)
                 gate.open()
-                for try await status in group { #expect(status == 200) }
+                for try await answered in group { #expect(answered == status) }
             }
             let samples = try await folio.metrics()
             #expect(upstream.requestCount == 1)
             #expect(samples.value("folio_coalesced_waiters_total") == Double(waiters))
+            // A failed fill's waiters answer `fwd=miss; fwd-status=503`, as its leader does.
+            let (collapsed, misses) = failing ? (0, waiters + 1) : (waiters, 1)
             #expect(
                 samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"])
-                    == Double(waiters))
-            #expect(samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == 1)
+                    == Double(collapsed))
+            #expect(
+                samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == Double(misses))
             #expect(samples.value("folio_fills_in_flight") == 0)
         }
     }

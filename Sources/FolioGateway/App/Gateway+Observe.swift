@@ -15,9 +15,9 @@ extension Gateway {
         let route = record.routeIndex.map { routes[$0] }
         let routeMetrics = route?.metrics ?? metrics.unrouted
         routeMetrics.request(status: status.code, duration: duration)
-        if route != nil, let result = record.cache?.result {
-            routeMetrics.cacheLookup(result)
-            if result == .collapsed { metrics.coalescedWaiters.increment() }
+        if route != nil, let outcome = record.cache {
+            routeMetrics.cacheLookup(outcome.result)
+            if outcome.waited { metrics.coalescedWaiters.increment() }
         }
         guard configuration.logging.access, logger.logLevel <= .info else { return }
         let access = accessLine(

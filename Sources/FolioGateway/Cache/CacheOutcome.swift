@@ -19,11 +19,12 @@ enum CacheOutcome: Sendable, Equatable {
     /// Credentials bypassed the cache (`authorized: bypass`), whatever the fetch then answered.
     case bypass
     /// A refresh failed with `status` and the stale list was served instead (`staleIfError`);
-    /// `ttl` is minus the seconds past freshness.
-    case staleOnError(status: Int, ttl: Int64)
+    /// `ttl` is minus the seconds past freshness. `waited`: the failed fill was another
+    /// request's (the header does not say so; `folio_coalesced_waiters_total` counts it).
+    case staleOnError(status: Int, ttl: Int64, waited: Bool = false)
     /// The fill failed with `status` (an upstream error answer or a problem) and nothing was
-    /// servable.
-    case missFailed(status: Int)
+    /// servable; `waited` as for `staleOnError`.
+    case missFailed(status: Int, waited: Bool = false)
 
     /// The `Cache-Status` field value.
     var header: String {
@@ -35,8 +36,8 @@ enum CacheOutcome: Sendable, Equatable {
         case .revalidated(let ttl): "folio; fwd=stale; fwd-status=304; ttl=\(ttl)"
         case .uncacheable: "folio; fwd=uri-miss"
         case .bypass: "folio; fwd=bypass"
-        case .staleOnError(let status, let ttl): "folio; fwd=stale; fwd-status=\(status); ttl=\(ttl)"
-        case .missFailed(let status): "folio; fwd=miss; fwd-status=\(status)"
+        case .staleOnError(let status, let ttl, _): "folio; fwd=stale; fwd-status=\(status); ttl=\(ttl)"
+        case .missFailed(let status, _): "folio; fwd=miss; fwd-status=\(status)"
         }
     }
 
@@ -51,6 +52,15 @@ enum CacheOutcome: Sendable, Equatable {
         case .uncacheable: .uncacheable
         case .bypass: .bypass
         case .staleOnError: .stale
+        }
+    }
+
+    /// Whether the request waited on another request's fill, whatever came of it.
+    var waited: Bool {
+        switch self {
+        case .collapsed: true
+        case .staleOnError(_, _, let waited), .missFailed(_, let waited): waited
+        default: false
         }
     }
 

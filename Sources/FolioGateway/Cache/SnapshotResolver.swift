@@ -120,18 +120,20 @@ struct SnapshotResolver: Sendable {
         case .success(.upstream(let answer)):
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
-                    stale, .staleOnError(status: answer.status, ttl: -staleness.staleSeconds),
+                    stale,
+                    .staleOnError(status: answer.status, ttl: -staleness.staleSeconds, waited: role == .collapsed),
                     age: stale.age(at: cache.now()))
             }
-            return .upstream(answer, .missFailed(status: answer.status))
+            return .upstream(answer, .missFailed(status: answer.status, waited: role == .collapsed))
         case .failure(let error):
             let folioError = FolioError.mapping(error)
             if let (stale, staleness) = staleServable, token == nil || token == stale.token {
                 return .served(
-                    stale, .staleOnError(status: folioError.status, ttl: -staleness.staleSeconds),
+                    stale,
+                    .staleOnError(status: folioError.status, ttl: -staleness.staleSeconds, waited: role == .collapsed),
                     age: stale.age(at: cache.now()))
             }
-            return .failed(folioError, .missFailed(status: folioError.status))
+            return .failed(folioError, .missFailed(status: folioError.status, waited: role == .collapsed))
         }
     }
 
