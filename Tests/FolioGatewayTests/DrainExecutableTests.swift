@@ -18,10 +18,7 @@ struct DrainExecutableTests {
     func slowRequestFinishesThenExitZero(signal: Int32) async throws {
         let gate = Latch()
         let (body, elements) = objectsBody(7)
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json(body)
-        }) { upstream in
+        try await withGatedUpstream(gate, .json(body)) { upstream in
             let folio = try FolioProcess(yaml: Self.yaml(upstream: upstream.baseURL, drainTimeout: "60s"))
             defer { folio.stop() }
             let (client, admin) = try await folio.ports()
@@ -45,10 +42,7 @@ struct DrainExecutableTests {
 
     @Test func drainTimeoutCutsOffAndExitsOne() async throws {
         let gate = Latch()
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json("[1]")
-        }) { upstream in
+        try await withGatedUpstream(gate, .json("[1]")) { upstream in
             let folio = try FolioProcess(yaml: Self.yaml(upstream: upstream.baseURL, drainTimeout: "200ms"))
             defer { folio.stop() }
             let (client, _) = try await folio.ports()

@@ -16,10 +16,7 @@ struct DrainTests {
     @Test func inFlightRequestFinishesAndTheListenerClosesWhileAdminAnswers() async throws {
         let gate = Latch()
         let (body, elements) = objectsBody(4)
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json(body)
-        }) { upstream in
+        try await withGatedUpstream(gate, .json(body)) { upstream in
             let yaml = gatewayYAML(
                 upstream: upstream.baseURL + "/objects", admin: true, server: "shutdownDelay: 0s\ndrainTimeout: 60s")
             let (_, termination) = try await withFolio(yaml) { folio in
@@ -141,10 +138,7 @@ struct DrainTests {
 
     @Test func drainTimeoutCutsOffAndReportsIt() async throws {
         let gate = Latch()
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json("[1]")
-        }) { upstream in
+        try await withGatedUpstream(gate, .json("[1]")) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, server: "drainTimeout: 100ms")
             let (slow, termination) = try await withFolio(yaml) { folio in
                 let slow = Task { try await folio.get("\(folio.client)/objects") }

@@ -99,10 +99,8 @@ struct MetricsTests {
         _ gate: Latch, failing: Bool = false, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void
     ) async throws {
         let (objects, _) = objectsBody(5)
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return failing ? .json(#"{"error":"overloaded"}"#, status: 503) : .json(objects)
-        }) { upstream in
+        let reply: TestUpstream.Reply = failing ? .json(#"{"error":"overloaded"}"#, status: 503) : .json(objects)
+        try await withGatedUpstream(gate, reply) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 try await body(folio, upstream)
             }

@@ -24,6 +24,19 @@ struct ReloadTests {
         try ConfigurationLoader.parse(yaml: yaml, file: "reload.yaml")
     }
 
+    /// Sends `first` to `/objects`; once the upstream has it, reloads `yaml` unchanged (the
+    /// route is kept) and sends a GET; returns both requests.
+    static func acrossAnUnchangedReload(
+        _ folio: RunningFolio, _ upstream: TestUpstream, _ yaml: String,
+        first: @escaping @Sendable (String) async throws -> HTTPAnswer
+    ) async throws -> (first: Task<HTTPAnswer, any Error>, after: Task<HTTPAnswer, any Error>) {
+        let url = "\(folio.client)/objects"
+        let before = Task { try await first(url) }
+        try await waitUntil("the first request reached the upstream") { upstream.requestCount == 1 }
+        #expect(await folio.server.reload(configuration: try Self.parse(yaml)).keptRoutes == ["objects"])
+        return (before, Task { try await folio.get(url) })
+    }
+
     @Test func aNewRouteIsServedAfterReload() async throws {
         try await withTestUpstream({ request in .json(request.path == "/more" ? "[7,8,9]" : "[1]") }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
@@ -155,10 +168,7 @@ struct ReloadTests {
     @Test func requestsInFlightFinishOnTheOldConfig() async throws {
         let gate = Latch()
         let (body, _) = objectsBody(10)
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json(body)
-        }) { upstream in
+        try await withGatedUpstream(gate, .json(body)) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 2")
             _ = try await withFolio(yaml) { folio in
                 let old = Task { try await folio.get("\(folio.client)/objects") }
@@ -180,17 +190,13 @@ struct ReloadTests {
     @Test func aReloadThatChangesNothingKeepsTheFillInFlight() async throws {
         let gate = Latch()
         let (body, _) = objectsBody(10)
-        try await withTestUpstream({ _ in
-            await gate.wait()
-            return .json(body)
-        }) { upstream in
+        try await withGatedUpstream(gate, .json(body)) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
             _ = try await withFolio(yaml) { folio in
                 let url = "\(folio.client)/objects"
-                let before = Task { try await folio.get(url) }
-                try await waitUntil("the fill reached the upstream") { upstream.requestCount == 1 }
-                #expect(await folio.server.reload(configuration: try Self.parse(yaml)).keptRoutes == ["objects"])
-                let after = Task { try await folio.get(url) }
+                let (before, after) = try await Self.acrossAnUnchangedReload(folio, upstream, yaml) {
+                    try await folio.get($0)
+                }
                 try await waitUntil("the request after the reload is in flight") {
                     folio.server.current.current.inFlight.load(ordering: .relaxed) == 1
                 }
@@ -236,10 +242,9 @@ struct ReloadTests {
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
             _ = try await withFolio(yaml) { folio in
                 let url = "\(folio.client)/objects"
-                let write = Task { try await folio.post(url) }
-                try await waitUntil("the write reached the upstream") { upstream.requestCount == 1 }
-                #expect(await folio.server.reload(configuration: try Self.parse(yaml)).keptRoutes == ["objects"])
-                let read = Task { try await folio.get(url) }
+                let (write, read) = try await Self.acrossAnUnchangedReload(folio, upstream, yaml) {
+                    try await folio.post($0)
+                }
                 try await waitUntil("the read's fill reached the upstream") { upstream.requestCount == 2 }
                 writing.open()
                 #expect(try await write.value.status == 200)

@@ -190,3 +190,14 @@ func withHTTPClient<T: Sendable>(
         throw error
     }
 }
+
+/// An upstream whose every answer is `reply`, sent once `gate` opens (a fill held in flight).
+func withGatedUpstream<T>(
+    _ gate: Latch, _ reply: TestUpstream.Reply, _ body: (TestUpstream) async throws -> T
+) async throws -> T {
+    try await withTestUpstream(
+        { _ in
+            await gate.wait()
+            return reply
+        }, body)
+}
