@@ -93,26 +93,38 @@ struct MetricsTests {
         }
     }
 
-    /// Runs `body` with a gateway whose upstream answers (five objects, or a 503 when `failing`)
-    /// once `gate` opens.
+    /// How the upstream answers a fill: five objects, a 503, or five objects it forbids storing.
+    enum FillEnd: CaseIterable, Sendable {
+        case stored, failed, uncacheable
+
+        var reply: TestUpstream.Reply {
+            let (objects, _) = objectsBody(5)
+            return switch self {
+            case .stored: .json(objects)
+            case .failed: .json(#"{"error":"overloaded"}"#, status: 503)
+            case .uncacheable: .json(objects, headers: [("Cache-Control", "no-store")])
+            }
+        }
+    }
+
+    /// Runs `body` with a gateway whose upstream answers as `end` says once `gate` opens.
     static func withGatedFolio(
-        _ gate: Latch, failing: Bool = false, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void
+        _ gate: Latch, end: FillEnd = .stored, _ body: @Sendable (RunningFolio, TestUpstream) async throws -> Void
     ) async throws {
-        let (objects, _) = objectsBody(5)
-        let reply: TestUpstream.Reply = failing ? .json(#"{"error":"overloaded"}"#, status: 503) : .json(objects)
-        try await withGatedUpstream(gate, reply) { upstream in
+        try await withGatedUpstream(gate, end.reply) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
                 try await body(folio, upstream)
             }
         }
     }
 
-    /// Waiters count whatever came of the fill they waited on, a failure too.
-    @Test(arguments: [false, true])
-    func concurrentMissesCountOneFillAndCoalescedWaiters(failing: Bool) async throws {
+    /// Waiters count whatever came of the fill they waited on: a failure too, and an answer
+    /// they may not share (each then fetches its own).
+    @Test(arguments: FillEnd.allCases)
+    func concurrentMissesCountOneFillAndCoalescedWaiters(end: FillEnd) async throws {
         let gate = Latch()
-        try await Self.withGatedFolio(gate, failing: failing) { folio, upstream in
-            let status = failing ? 503 : 200
+        try await Self.withGatedFolio(gate, end: end) { folio, upstream in
+            let status = end == .failed ? 503 : 200
             let waiters = 3
             try await withThrowingTaskGroup(of: Int.self) { group in
                 group.addTask { try await folio.get("\(folio.client)/objects").status }
@@ -129,15 +141,22 @@ struct MetricsTests {
                 for try await answered in group { #expect(answered == status) }
             }
             let samples = try await folio.metrics()
-            #expect(upstream.requestCount == 1)
+            #expect(upstream.requestCount == (end == .uncacheable ? 1 + waiters : 1))
             #expect(samples.value("folio_coalesced_waiters_total") == Double(waiters))
-            // A failed fill's waiters answer `fwd=miss; fwd-status=503`, as its leader does.
-            let (collapsed, misses) = failing ? (0, waiters + 1) : (waiters, 1)
-            #expect(
-                samples.value("folio_cache_lookups_total", ["route": "objects", "result": "collapsed"])
-                    == Double(collapsed))
-            #expect(
-                samples.value("folio_cache_lookups_total", ["route": "objects", "result": "miss"]) == Double(misses))
+            // A failed fill's waiters answer `fwd=miss; fwd-status=503`, as its leader does; an
+            // uncacheable one's `fwd=uri-miss` after their own fetches.
+            let (collapsed, misses, uncacheable) =
+                switch end {
+                case .stored: (waiters, 1, 0)
+                case .failed: (0, waiters + 1, 0)
+                case .uncacheable: (0, 0, waiters + 1)
+                }
+            let lookups = { (result: String) in
+                samples.value("folio_cache_lookups_total", ["route": "objects", "result": result])
+            }
+            #expect(lookups("collapsed") == Double(collapsed))
+            #expect(lookups("miss") == Double(misses))
+            #expect(lookups("uncacheable") == Double(uncacheable))
             #expect(samples.value("folio_fills_in_flight") == 0)
         }
     }

@@ -216,6 +216,42 @@ struct ReloadTests {
         }
     }
 
+    /// A reload that changes a route while its list is being fetched: the fetch stores
+    /// nothing, but the requests that joined it are answered from it, on the old config, as
+    /// its leader is; nobody fetches again until a request comes under the new config.
+    @Test func waitersOfAFillTheReloadMadeObsoleteAreServedIt() async throws {
+        let gate = Latch()
+        let (body, _) = objectsBody(10)
+        try await withGatedUpstream(gate, .json(body)) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 2")
+            _ = try await withFolio(yaml) { folio in
+                let url = "\(folio.client)/objects"
+                let leader = Task { try await folio.get(url) }
+                try await waitUntil("the fill reached the upstream") { upstream.requestCount == 1 }
+                let waiters = (0..<3).map { _ in Task { try await folio.get(url) } }
+                try await waitUntil("the waiters are in flight") {
+                    folio.server.current.current.inFlight.load(ordering: .relaxed) == 4
+                }
+                let changed = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")
+                #expect(await folio.server.reload(configuration: try Self.parse(changed)).keptRoutes.isEmpty)
+                gate.open()
+                let led = try await leader.value
+                #expect(led.headers.first(name: "Cache-Status") == "folio; fwd=uri-miss")
+                #expect(try led.json.paging["pageSize"] as? Int == 2)
+                for waiter in waiters {
+                    let answer = try await waiter.value
+                    #expect(answer.headers.first(name: "Cache-Status") == "folio; fwd=miss; collapsed")
+                    #expect(try answer.json.paging["pageSize"] as? Int == 2)
+                }
+                #expect(upstream.requestCount == 1, "the waiters fetched again")
+                let next = try await folio.get(url)
+                #expect(next.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
+                #expect(try next.json.paging["pageSize"] as? Int == 5)
+                #expect(upstream.requestCount == 2)
+            }
+        }
+    }
+
     /// Read after write across a reload: a write still finishing on the replaced gateway drops
     /// the route for the gateway in force too, so a fill it began before the write's 2xx does
     /// not keep the list from before the write.

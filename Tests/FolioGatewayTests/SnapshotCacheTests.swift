@@ -167,7 +167,7 @@ struct SnapshotCacheTests {
         #expect(stored === after)
         release.open()
         let (earlier, _) = await first.value
-        guard case .success(.uncacheable(let served)) = earlier else {
+        guard case .success(.unstored(let served)) = earlier else {
             Issue.record("the fill from before the drop was installed: \(earlier)")
             return
         }
@@ -200,7 +200,7 @@ struct SnapshotCacheTests {
         if changing {
             try await waitUntil("the new gateway's fill was installed") { await store.current(Self.key) === after }
             #expect(secondFetches.withLock { $0 } == 1)
-            guard case .success(.uncacheable(let served)) = earlier else {
+            guard case .success(.unstored(let served)) = earlier else {
                 Issue.record("the fill from before the change was installed: \(earlier)")
                 return
             }

@@ -16,6 +16,9 @@ enum CacheOutcome: Sendable, Equatable {
     case revalidated(ttl: Int64)
     /// The upstream's answer may not be stored.
     case uncacheable
+    /// Waited on another request's fill whose answer may not be shared, then fetched its own,
+    /// which may not be stored either (the header and label of `uncacheable`).
+    case uncacheableAfterWaiting
     /// Credentials bypassed the cache (`authorized: bypass`), whatever the fetch then answered.
     case bypass
     /// A refresh failed with `status` and the stale list was served instead (`staleIfError`);
@@ -34,7 +37,7 @@ enum CacheOutcome: Sendable, Equatable {
         case .refetched: "folio; fwd=stale; fwd-status=200; stored"
         case .collapsed: "folio; fwd=miss; collapsed"
         case .revalidated(let ttl): "folio; fwd=stale; fwd-status=304; ttl=\(ttl)"
-        case .uncacheable: "folio; fwd=uri-miss"
+        case .uncacheable, .uncacheableAfterWaiting: "folio; fwd=uri-miss"
         case .bypass: "folio; fwd=bypass"
         case .staleOnError(let status, let ttl, _): "folio; fwd=stale; fwd-status=\(status); ttl=\(ttl)"
         case .missFailed(let status, _): "folio; fwd=miss; fwd-status=\(status)"
@@ -49,7 +52,7 @@ enum CacheOutcome: Sendable, Equatable {
         case .refetched: .refetched
         case .collapsed: .collapsed
         case .revalidated: .revalidated
-        case .uncacheable: .uncacheable
+        case .uncacheable, .uncacheableAfterWaiting: .uncacheable
         case .bypass: .bypass
         case .staleOnError: .stale
         }
@@ -58,7 +61,7 @@ enum CacheOutcome: Sendable, Equatable {
     /// Whether the request waited on another request's fill, whatever came of it.
     var waited: Bool {
         switch self {
-        case .collapsed: true
+        case .collapsed, .uncacheableAfterWaiting: true
         case .staleOnError(_, _, let waited), .missFailed(_, let waited): waited
         default: false
         }
@@ -69,6 +72,6 @@ enum CacheOutcome: Sendable, Equatable {
     /// upstream's own error is passed through; any other failed fetch is the failed fill's
     /// `fwd=miss; fwd-status=S`.
     func failed(with status: Int) -> CacheOutcome {
-        self == .bypass ? .bypass : .missFailed(status: status)
+        self == .bypass ? .bypass : .missFailed(status: status, waited: waited)
     }
 }

@@ -139,9 +139,9 @@ final class SnapshotCache: Sendable {
         case .revalidated(_, renews: false):
             return result
         case .stored(let snapshot), .revalidated(let snapshot, renews: true):
-            guard missed(key, since: stamp) == nil else { return .uncacheable(snapshot) }
+            guard missed(key, since: stamp) == nil else { return .unstored(snapshot) }
             guard await store.install(snapshot, for: key, retention: terms.retention, staleFor: terms.staleFor) else {
-                return .uncacheable(snapshot)
+                return .unstored(snapshot)
             }
             // A drop that ran while the store was installing may have missed this snapshot: it
             // is made again. So may a reload that removed this route (its config changed): the
@@ -153,7 +153,7 @@ final class SnapshotCache: Sendable {
             case nil: break
             }
             return result
-        case .uncacheable, .upstream, .shared:
+        case .uncacheable, .unstored, .upstream, .shared:
             return result
         }
     }

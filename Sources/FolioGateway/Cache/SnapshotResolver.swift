@@ -103,12 +103,20 @@ struct SnapshotResolver: Sendable {
         case .success(.uncacheable(let snapshot)):
             if role == .collapsed {
                 // Never hand one requester's uncacheable list to another: fetch our own.
-                return await direct(fetch, token: token, outcome: .uncacheable)
+                return await direct(fetch, token: token, outcome: .uncacheableAfterWaiting)
             }
             if let token, token != snapshot.token {
                 return await pinnedElsewhere(key, token: token, current: snapshot, outcome: .uncacheable)
             }
             return .served(snapshot, .uncacheable, age: nil)
+        case .success(.unstored(let snapshot)):
+            // Storable but not stored (a drop or reload came, or too large): its waiters are
+            // served it, as requests that joined before the drop or reload.
+            let outcome: CacheOutcome = role == .collapsed ? .collapsed : .uncacheable
+            if let token, token != snapshot.token {
+                return await pinnedElsewhere(key, token: token, current: snapshot, outcome: outcome)
+            }
+            return .served(snapshot, outcome, age: nil)
         case .success(.shared(let snapshot, let waited)):
             // Stored by another replica: no upstream request was made for this answer.
             let outcome: CacheOutcome =
@@ -173,7 +181,8 @@ struct SnapshotResolver: Sendable {
             return .failed(folioError, outcome.failed(with: folioError.status))
         }
         switch result {
-        case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot, _), .shared(let snapshot, _):
+        case .stored(let snapshot), .uncacheable(let snapshot), .unstored(let snapshot), .revalidated(let snapshot, _),
+            .shared(let snapshot, _):
             if let token, token != snapshot.token { return .gone(current: snapshot, outcome) }
             return .served(snapshot, outcome, age: nil)
         case .upstream(let answer):

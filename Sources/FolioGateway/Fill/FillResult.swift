@@ -8,9 +8,13 @@ enum FillResult: Sendable {
     /// when the 304 forbids storing, as it was, for the requests of this fill only (nothing is
     /// installed).
     case revalidated(Snapshot, renews: Bool)
-    /// A list that must not be stored or shared (uncacheable answer, or larger than the
-    /// whole cache); only its leader uses it.
+    /// A list that must not be stored or shared: the upstream's answer forbids it (`no-store`,
+    /// `private`, `Set-Cookie`, `Vary` on credentials); only its leader uses it.
     case uncacheable(Snapshot)
+    /// A storable list that was not stored: a drop or a reload that changed its route came
+    /// while it was fetched, or the store refused it (larger than the whole cache). It is
+    /// nobody's private answer: the requests that joined the fill are served it.
+    case unstored(Snapshot)
     /// The upstream answered an error status: passed through to the client.
     case upstream(UpstreamAnswer)
     /// Another replica's list, loaded from the shared store instead of fetching (`waited`:

@@ -26,7 +26,7 @@ extension GatewayMetrics {
 extension FillResult {
     var upstreamOutcome: UpstreamOutcome {
         switch self {
-        case .stored, .uncacheable, .revalidated, .shared: .success
+        case .stored, .uncacheable, .unstored, .revalidated, .shared: .success
         case .upstream(let answer): UpstreamOutcome(status: answer.status)
         }
     }

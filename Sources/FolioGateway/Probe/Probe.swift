@@ -95,8 +95,8 @@ extension Gateway {
         let started = ContinuousClock.now
         do {
             switch try await pipeline.fill(plan, route: route, previous: nil) {
-            case .stored(let snapshot), .uncacheable(let snapshot), .revalidated(let snapshot, _),
-                .shared(let snapshot, _):
+            case .stored(let snapshot), .uncacheable(let snapshot), .unstored(let snapshot),
+                .revalidated(let snapshot, _), .shared(let snapshot, _):
                 report.ok = true
                 report.items = snapshot.list.count
             case .upstream(let answer):

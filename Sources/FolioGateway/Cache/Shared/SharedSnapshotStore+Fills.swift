@@ -110,10 +110,15 @@ extension SharedSnapshotStore: FillCoordination {
         let failure: FillFailure?
         switch result {
         case .upstream(let answer): failure = FillFailure(answer)
-        case .uncacheable, .stored, .revalidated, .shared: failure = nil
+        case .uncacheable, .unstored, .stored, .revalidated, .shared: failure = nil
         }
-        // Nothing shared after an uncacheable answer: every waiter fills for itself, at once.
-        let unshared: Bool = if case .uncacheable = result { true } else { false }
+        // Nothing shared after an uncacheable or unstored list: every waiter fills for itself,
+        // at once.
+        let unshared: Bool =
+            switch result {
+            case .uncacheable, .unstored: true
+            default: false
+            }
         let write = takeWrite(key)
         Task {
             await write?.value
