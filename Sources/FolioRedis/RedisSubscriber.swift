@@ -29,7 +29,7 @@ public struct RedisSubscriber: Sendable {
     ///     attempt or the connection failed.
     public func run(
         onMessage: @escaping @Sendable ([UInt8]) -> Void,
-        onState: @escaping @Sendable (Result<Void, RedisError>) -> Void = { _ in }
+        onState: @escaping @Sendable (Result<Void, RedisError>) async -> Void = { _ in }
     ) async {
         var failures = 0
         let channel = Array(self.channel.utf8)
@@ -48,16 +48,16 @@ public struct RedisSubscriber: Sendable {
                     throw error
                 }
                 failures = 0
-                onState(.success(()))
+                await onState(.success(()))
                 await withTaskCancellationHandler {
                     await connection.closed()
                 } onCancel: {
                     Task { await connection.close() }
                 }
-                if !Task.isCancelled { onState(.failure(.connection("the subscription's connection closed"))) }
+                if !Task.isCancelled { await onState(.failure(.connection("the subscription's connection closed"))) }
             } catch {
                 failures += 1
-                onState(.failure(error))
+                await onState(.failure(error))
             }
             guard !Task.isCancelled else { return }
             try? await Task.sleep(

@@ -101,6 +101,18 @@ public struct RedisSnapshots: Sendable {
         try Self.dropEpoch(try await client.send(["GET", keys.dropEpoch(route)]))
     }
 
+    /// The drop counts of `routes`, in their order, in one round trip (`MGET`).
+    public func dropEpochs(routes: [String]) async throws(RedisError) -> [Int64] {
+        guard !routes.isEmpty else { return [] }
+        let reply = try await client.send(["MGET"] + routes.map { keys.dropEpoch($0) })
+        guard case .array(let values?) = reply, values.count == routes.count else {
+            throw RedisError.unexpectedReply("MGET answered \(reply)")
+        }
+        var epochs: [Int64] = []
+        for value in values { epochs.append(try Self.dropEpoch(value)) }
+        return epochs
+    }
+
     /// A drop count as `GET` answers it (none yet: 0).
     private static func dropEpoch(_ reply: RESPValue) throws(RedisError) -> Int64 {
         guard let text = reply.string else { return 0 }

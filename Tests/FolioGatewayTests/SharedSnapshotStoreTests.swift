@@ -98,7 +98,7 @@ struct SharedSnapshotStoreTests {
             await client.close()
 
             store.subscriptionFailed(.refused("test: subscription lost"))
-            store.resubscribed()
+            await store.resubscribed()
             #expect(store.local.current(Self.key) == nil, "retained until Redis is asked")
             #expect(await store.current(Self.key)?.token == list.token)
             #expect(store.local.current(Self.key)?.token == list.token)
@@ -127,6 +127,7 @@ struct SharedSnapshotStoreTests {
             server.pause()
             let load = Task { await store.current(Self.key) }
             while store.loadsInFlight == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            var catchUp: Task<Void, Never>?
             switch heard {
             case .event:
                 store.receive(
@@ -136,9 +137,12 @@ struct SharedSnapshotStoreTests {
                     .encoded)
             case .resubscription:
                 store.subscriptionFailed(.refused("test: subscription lost"))
-                store.resubscribed()
+                // The catch-up's own read of Redis waits for the server too.
+                let lost = store.subscriptionBack()
+                catchUp = Task { await store.checkDropCounts(afterLoss: lost) }
             }
             server.resume()
+            await catchUp?.value
 
             #expect(await load.value == nil)
             #expect(store.local.current(Self.key) == nil)
@@ -308,18 +312,51 @@ struct SharedSnapshotStoreTests {
         }
     }
 
-    /// When the events subscription is back, fills that began before a drop it may have missed
-    /// are forgotten (they install nothing), as after a drop it heard.
-    @Test func aResubscriptionForgetsFillsOfEveryRoute() async throws {
+    /// What happened to the route while the events subscription was down, or before.
+    enum WhileUnsubscribed: CaseIterable {
+        /// Nothing: Redis's drop count did not move.
+        case nothing
+        /// Another replica's drop reached Redis (its event was not heard).
+        case droppedElsewhere
+        /// A drop was heard before the subscription broke: the count no longer vouches.
+        case dropHeardBefore
+    }
+
+    /// When the events subscription is back, the routes whose drop count in Redis moved since
+    /// it last came up (or that it cannot vouch for) are treated as dropped: their local copies
+    /// are retained and their fills forgotten (they install nothing), as after a drop it heard.
+    /// A route whose count did not move keeps its copy current and its fills.
+    @Test(arguments: WhileUnsubscribed.allCases)
+    func aResubscriptionForgetsTheRoutesDroppedMeanwhile(_ happened: WhileUnsubscribed) async throws {
         try await RedisServer.with { server in
-            let (store, _) = try store(server)
+            let (store, redis) = try store(server)
+            let list = try await shared("v1", in: redis)
+            #expect(await store.current(Self.key)?.token == list.token)
             let forgotten = Mutex<[String]>([])
             store.onRemoteDrop { route in forgotten.withLock { $0.append(route) } }
-            store.resubscribed()
+            await store.resubscribed()
             #expect(forgotten.withLock { $0 }.isEmpty, "nothing was lost")
+
+            if happened == .dropHeardBefore {
+                store.receive(
+                    SharedStoreEvent(
+                        kind: .dropped, origin: "another replica", route: "objects", retentionMilliseconds: 0
+                    )
+                    .encoded)
+            }
             store.subscriptionFailed(.refused("test: subscription lost"))
-            store.resubscribed()
-            #expect(forgotten.withLock { $0 } == ["objects"])
+            if happened == .droppedElsewhere {
+                try await redis.drop(route: "objects", retention: .zero, atMilliseconds: wallClock())
+            }
+            await store.resubscribed()
+            let expected: [String] =
+                switch happened {
+                case .nothing: []
+                case .droppedElsewhere: ["objects"]
+                case .dropHeardBefore: ["objects", "objects"]
+                }
+            #expect(forgotten.withLock { $0 } == expected)
+            #expect((store.local.current(Self.key) != nil) == (happened == .nothing))
         }
     }
 }

@@ -53,6 +53,10 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// The events subscription has failed since it last worked: on its return, drops it
     /// missed must be caught up (`resubscribed`).
     private let subscriptionLost = Atomic<Bool>(false)
+    /// Per route, Redis's drop count when the events subscription last came up, for the routes
+    /// of which no drop has been heard or made since (nil: none read). A lost subscription
+    /// missed no drop of a route whose count has not moved meanwhile.
+    private let dropCountsAtSubscription = Mutex<[String: Int64]?>(nil)
     /// Per route, bumped by every drop this replica hears of (its own, another replica's, the
     /// catch-up after a lost subscription). A load from Redis that read before a drop may hold
     /// the dropped list: it installs nothing when its route's value moved meanwhile.
@@ -161,6 +165,7 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     public func supersede(route: String, retention: Duration) async {
         let pending = pendingDrops.keep(route, retention: retention)
+        forgetDropCount(of: route)
         bumpDropGeneration(of: [route])
         local.supersede(route: route, retention: retention)
         await drop(route: route, pending)
@@ -194,6 +199,7 @@ public final class SharedSnapshotStore: SnapshotStore {
             if let key = event.key { waiters.wake(key) }
         case .dropped:
             guard let route = event.route else { return }
+            forgetDropCount(of: route)
             bumpDropGeneration(of: [route])
             local.supersede(route: route, retention: .milliseconds(event.retentionMilliseconds ?? 0))
             dropHandler.withLock { $0 }?(route)
@@ -321,23 +327,66 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     /// The events subscription works (again). After a failure, other replicas' drops may
-    /// have been missed: every local copy goes back to being retained (pinned links still
-    /// work), and the next request for each list asks Redis which snapshot is current (a copy
-    /// Redis still names is current again without being read back: `adopt`).
-    func resubscribed() {
-        guard subscriptionLost.exchange(false, ordering: .relaxed) else { return }
+    /// have been missed: loads from Redis in flight install nothing (they read before the
+    /// catch-up), and `checkDropCounts` finds the routes whose lists may be stale.
+    func resubscribed() async {
+        await checkDropCounts(afterLoss: subscriptionBack())
+    }
+
+    /// The part of `resubscribed` that runs at once; whether the subscription had been lost.
+    func subscriptionBack() -> Bool {
+        guard subscriptionLost.exchange(false, ordering: .relaxed) else { return false }
         // Redis just answered SUBSCRIBE: it is reachable. Waiting for the next ping instead left
         // a window where every replica filled its lists from the upstream without the lock.
         health.succeeded()
+        bumpDropGeneration(of: shapes.withLock { Array($0.keys) })
+        return true
+    }
+
+    /// Reads each route's drop count in Redis. After a lost subscription, every route whose
+    /// count moved since the subscription last came up (or that cannot be vouched for: a drop
+    /// heard or made since, a count not read) is treated as dropped: its local copies go back
+    /// to being retained (pinned links still work), the next request for each list asks Redis
+    /// which snapshot is current (a copy Redis still names is current again without being read
+    /// back: `adopt`), and fills that began before install nothing. Other routes keep their
+    /// copies and their fills.
+    func checkDropCounts(afterLoss lost: Bool) async {
         let routes = shapes.withLock { $0 }
-        bumpDropGeneration(of: routes.keys)
+        let names = Array(routes.keys)
+        var counts: [String: Int64]?
+        do {
+            counts = Dictionary(uniqueKeysWithValues: zip(names, try await redis.dropEpochs(routes: names)))
+        } catch {
+            health.failed(.read, error)
+        }
+        let before = dropCountsAtSubscription.withLock { kept in
+            defer { kept = counts }
+            return kept
+        }
+        guard lost else { return }
+        let missed = routes.filter { route, _ in
+            guard let was = before?[route], let now = counts?[route] else { return true }
+            return was != now
+        }
+        bumpDropGeneration(of: missed.keys)
         let forget = dropHandler.withLock { $0 }
-        for (route, shape) in routes {
+        for (route, shape) in missed {
             local.supersede(route: route, retention: shape.retention)
             // Fills that began before a missed drop install nothing.
             forget?(route)
         }
-        logger.notice("shared store events back", metadata: ["local_copies": "checked against Redis"])
+        logger.notice(
+            "shared store events back",
+            metadata: [
+                "routes_checked_against_redis": .stringConvertible(missed.count),
+                "routes_kept": .stringConvertible(routes.count - missed.count),
+            ])
+    }
+
+    /// A drop of `route` was heard or made: its count no longer vouches for what this replica
+    /// holds.
+    private func forgetDropCount(of route: String) {
+        dropCountsAtSubscription.withLock { _ = $0?.removeValue(forKey: route) }
     }
 
     /// The newest snapshot Redis holds for `key`, installed locally (`held` renewed when Redis

@@ -31,7 +31,7 @@ struct SharedStoreService: Service {
             onMessage: { payload in store.receive(payload) },
             onState: { state in
                 switch state {
-                case .success: store.resubscribed()
+                case .success: await store.resubscribed()
                 case .failure(let error): store.subscriptionFailed(error)
                 }
             })
