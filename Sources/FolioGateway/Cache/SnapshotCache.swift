@@ -133,7 +133,7 @@ final class SnapshotCache: Sendable {
 
     /// Installs a fill's list and returns what the waiters get: a list the store refuses
     /// (larger than the whole cache), or one a drop or reload made obsolete while it was
-    /// fetched, is handed back as uncacheable (served to them only, never stored).
+    /// fetched, is handed back as unstored (served to the requests of this fill, never stored).
     private func install(_ result: FillResult, key: CacheKey, stamp: Stamp, terms: FillTerms) async -> FillResult {
         switch result {
         case .revalidated(_, renews: false):
