@@ -37,6 +37,19 @@ struct ReloadTests {
         return (before, Task { try await folio.get(url) })
     }
 
+    /// Runs `body` with a gateway (its route set up with `route`) whose upstream answers ten
+    /// objects once the latch given to `body` opens: a fill held in flight.
+    static func withHeldFill(
+        route: String = "", _ body: @Sendable (RunningFolio, TestUpstream, String, Latch) async throws -> Void
+    ) async throws {
+        let gate = Latch()
+        let (objects, _) = objectsBody(10)
+        try await withGatedUpstream(gate, .json(objects)) { upstream in
+            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: route)
+            _ = try await withFolio(yaml) { folio in try await body(folio, upstream, yaml, gate) }
+        }
+    }
+
     @Test func aNewRouteIsServedAfterReload() async throws {
         try await withTestUpstream({ request in .json(request.path == "/more" ? "[7,8,9]" : "[1]") }) { upstream in
             _ = try await withFolio(gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)) { folio in
@@ -166,53 +179,43 @@ struct ReloadTests {
     }
 
     @Test func requestsInFlightFinishOnTheOldConfig() async throws {
-        let gate = Latch()
-        let (body, _) = objectsBody(10)
-        try await withGatedUpstream(gate, .json(body)) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 2")
-            _ = try await withFolio(yaml) { folio in
-                let old = Task { try await folio.get("\(folio.client)/objects") }
-                try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
-                let result = await folio.server.reload(
-                    configuration: try Self.parse(
-                        gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")))
-                #expect(result.applied)
-                #expect(result.keptRoutes.isEmpty)
-                gate.open()
-                #expect(try await old.value.json.paging["pageSize"] as? Int == 2)
-                #expect(try await folio.get("\(folio.client)/objects").json.paging["pageSize"] as? Int == 5)
-            }
+        try await Self.withHeldFill(route: "pageSize: 2") { folio, upstream, _, gate in
+            let old = Task { try await folio.get("\(folio.client)/objects") }
+            try await waitUntil("the request reached the upstream") { upstream.requestCount == 1 }
+            let result = await folio.server.reload(
+                configuration: try Self.parse(
+                    gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")))
+            #expect(result.applied)
+            #expect(result.keptRoutes.isEmpty)
+            gate.open()
+            #expect(try await old.value.json.paging["pageSize"] as? Int == 2)
+            #expect(try await folio.get("\(folio.client)/objects").json.paging["pageSize"] as? Int == 5)
         }
     }
 
     /// SIGHUP with the file unchanged while a list is being fetched: the request that comes
     /// after the reload joins that fetch, and its list is kept; nothing is fetched twice.
     @Test func aReloadThatChangesNothingKeepsTheFillInFlight() async throws {
-        let gate = Latch()
-        let (body, _) = objectsBody(10)
-        try await withGatedUpstream(gate, .json(body)) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true)
-            _ = try await withFolio(yaml) { folio in
-                let url = "\(folio.client)/objects"
-                let (before, after) = try await Self.acrossAnUnchangedReload(folio, upstream, yaml) {
-                    try await folio.get($0)
-                }
-                try await waitUntil("the request after the reload is in flight") {
-                    folio.server.current.current.inFlight.load(ordering: .relaxed) == 1
-                }
-                // Time to reach the fill: should it not, it is answered from the kept list
-                // (a hit), and the upstream is still asked once.
-                try await Task.sleep(for: .milliseconds(200))
-                gate.open()
-                #expect(try await before.value.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
-                let joined = try await after.value
-                #expect(joined.status == 200)
-                let status = joined.headers.first(name: "Cache-Status") ?? ""
-                #expect(status == "folio; fwd=miss; collapsed" || status.hasPrefix("folio; hit"), "\(status)")
-                let third = try await folio.get(url)
-                #expect(third.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
-                #expect(upstream.requestCount == 1)
+        try await Self.withHeldFill { folio, upstream, yaml, gate in
+            let url = "\(folio.client)/objects"
+            let (before, after) = try await Self.acrossAnUnchangedReload(folio, upstream, yaml) {
+                try await folio.get($0)
             }
+            try await waitUntil("the request after the reload is in flight") {
+                folio.server.current.current.inFlight.load(ordering: .relaxed) == 1
+            }
+            // Time to reach the fill: should it not, it is answered from the kept list
+            // (a hit), and the upstream is still asked once.
+            try await Task.sleep(for: .milliseconds(200))
+            gate.open()
+            #expect(try await before.value.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
+            let joined = try await after.value
+            #expect(joined.status == 200)
+            let status = joined.headers.first(name: "Cache-Status") ?? ""
+            #expect(status == "folio; fwd=miss; collapsed" || status.hasPrefix("folio; hit"), "\(status)")
+            let third = try await folio.get(url)
+            #expect(third.headers.first(name: "Cache-Status")?.hasPrefix("folio; hit") == true)
+            #expect(upstream.requestCount == 1)
         }
     }
 
@@ -220,35 +223,30 @@ struct ReloadTests {
     /// nothing, but the requests that joined it are answered from it, on the old config, as
     /// its leader is; nobody fetches again until a request comes under the new config.
     @Test func waitersOfAFillTheReloadMadeObsoleteAreServedIt() async throws {
-        let gate = Latch()
-        let (body, _) = objectsBody(10)
-        try await withGatedUpstream(gate, .json(body)) { upstream in
-            let yaml = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 2")
-            _ = try await withFolio(yaml) { folio in
-                let url = "\(folio.client)/objects"
-                let leader = Task { try await folio.get(url) }
-                try await waitUntil("the fill reached the upstream") { upstream.requestCount == 1 }
-                let waiters = (0..<3).map { _ in Task { try await folio.get(url) } }
-                try await waitUntil("the waiters are in flight") {
-                    folio.server.current.current.inFlight.load(ordering: .relaxed) == 4
-                }
-                let changed = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")
-                #expect(await folio.server.reload(configuration: try Self.parse(changed)).keptRoutes.isEmpty)
-                gate.open()
-                let led = try await leader.value
-                #expect(led.headers.first(name: "Cache-Status") == "folio; fwd=uri-miss")
-                #expect(try led.json.paging["pageSize"] as? Int == 2)
-                for waiter in waiters {
-                    let answer = try await waiter.value
-                    #expect(answer.headers.first(name: "Cache-Status") == "folio; fwd=miss; collapsed")
-                    #expect(try answer.json.paging["pageSize"] as? Int == 2)
-                }
-                #expect(upstream.requestCount == 1, "the waiters fetched again")
-                let next = try await folio.get(url)
-                #expect(next.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
-                #expect(try next.json.paging["pageSize"] as? Int == 5)
-                #expect(upstream.requestCount == 2)
+        try await Self.withHeldFill(route: "pageSize: 2") { folio, upstream, _, gate in
+            let url = "\(folio.client)/objects"
+            let leader = Task { try await folio.get(url) }
+            try await waitUntil("the fill reached the upstream") { upstream.requestCount == 1 }
+            let waiters = (0..<3).map { _ in Task { try await folio.get(url) } }
+            try await waitUntil("the waiters are in flight") {
+                folio.server.current.current.inFlight.load(ordering: .relaxed) == 4
             }
+            let changed = gatewayYAML(upstream: upstream.baseURL + "/objects", admin: true, route: "pageSize: 5")
+            #expect(await folio.server.reload(configuration: try Self.parse(changed)).keptRoutes.isEmpty)
+            gate.open()
+            let led = try await leader.value
+            #expect(led.headers.first(name: "Cache-Status") == "folio; fwd=uri-miss")
+            #expect(try led.json.paging["pageSize"] as? Int == 2)
+            for waiter in waiters {
+                let answer = try await waiter.value
+                #expect(answer.headers.first(name: "Cache-Status") == "folio; fwd=miss; collapsed")
+                #expect(try answer.json.paging["pageSize"] as? Int == 2)
+            }
+            #expect(upstream.requestCount == 1, "the waiters fetched again")
+            let next = try await folio.get(url)
+            #expect(next.headers.first(name: "Cache-Status") == "folio; fwd=miss; stored")
+            #expect(try next.json.paging["pageSize"] as? Int == 5)
+            #expect(upstream.requestCount == 2)
         }
     }
 
