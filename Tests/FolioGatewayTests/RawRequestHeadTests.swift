@@ -45,6 +45,8 @@ struct RawRequestHeadTests {
         "GET /objects HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nConnection: close\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nConnection: keep-alive, x\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nProxy-Connection: close\r\n\r\n",
+        "GET /objects HTTP/1.1\r\nHost: folio\r\nproxy-connection: keep-alive\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nExpect: 100-continue\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\r\nX-Name: caf\u{E9}\r\n\r\n",
     ])
@@ -59,11 +61,9 @@ struct RawRequestHeadTests {
         "GET /objects HTTP/1.1\r\nHost: folio\r\ncontent-length: 0\r\n\r\n",
         "POST /objects HTTP/1.1\r\nHost: folio\r\nTransfer-Encoding: chunked\r\n\r\n",
         "GET /chat HTTP/1.1\r\nHost: folio\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
-        "CONNECT folio:443 HTTP/1.1\r\nHost: folio\r\n\r\n",
         "POST /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "DELETE /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "OPTIONS * HTTP/1.1\r\nHost: folio\r\n\r\n",
-        "GEAT /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "GET http://folio/objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\r\nHost: folio\n\r\n",
@@ -79,6 +79,8 @@ struct RawRequestHeadTests {
         "GET /objects HTTP/1.1 \r\nHost: folio\r\n\r\n",
         "\r\nGET /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
         "G\u{E9}T /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "PROPFIND /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "M-SEARCH * HTTP/1.1\r\nHost: folio\r\n\r\n",
         "GET /objects HTTP/1.1\r\n: empty\r\n\r\n",
     ])
     func handedOnForever(_ text: String) {
@@ -92,6 +94,45 @@ struct RawRequestHeadTests {
         #expect(Self.read(long) == .handOnForever)
         let unfinished = "GET /objects HTTP/1.1\r\nX-Pad: " + String(repeating: "a", count: RawRequestHead.maxLength)
         #expect(Self.read(unfinished) == .handOnForever)
+        let garbage = String(repeating: "a", count: RawRequestHead.maxLength)
+        #expect(Self.read(garbage) == .handOnForever, "no request line: the decoder's 400")
+    }
+
+    /// `CONNECT` and methods NIO's decoder refuses (any other token, lower case too) are the
+    /// front door's 405, with the whole head when it came within the cap.
+    @Test(arguments: [
+        "CONNECT folio:443 HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "CONNECT /objects HTTP/1.1\r\nHost: folio\r\nContent-Length: 5\r\n\r\n",
+        "GEAT /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "get /objects HTTP/1.1\r\nHost: folio\r\n\r\n",
+        "FOO * HTTP/1.0\r\n\r\n",
+    ])
+    func refusedMethods(_ text: String) throws {
+        #expect(Self.read(text) == .refuse(.method(length: text.utf8.count)))
+        let request = try #require(Self.request(text))
+        #expect(request.method.rawValue == String(text.prefix { $0 != " " }))
+        #expect(Self.read(String(text.dropLast(2))) == .incomplete)
+    }
+
+    /// A request target is read up to twice `maxTargetBytes` (even past `maxLength`): the
+    /// gateway's 414 answers those past `maxTargetBytes` on an open connection. Longer ones are
+    /// refused here, whether their line has ended or not.
+    @Test func targetsPastTwiceTheLimitAreRefused() {
+        func read(_ text: String, limit: Int) -> RawRequestHead.Reading {
+            Array(text.utf8).withUnsafeBytes { RawRequestHead.read($0, maxTargetBytes: limit) }
+        }
+        let limit = 50_000
+        let allowed = "GET /" + String(repeating: "a", count: 2 * limit - 1)
+        let whole = allowed + " HTTP/1.1\r\nHost: folio\r\n\r\n"
+        #expect(
+            read(whole, limit: limit) == .head(RawRequestHead(length: whole.utf8.count, isPlain: true, isHead: false)))
+        #expect(read(allowed, limit: limit) == .incomplete)
+        #expect(read(allowed + "a HTTP/1.1\r\n\r\n", limit: limit) == .refuse(.targetTooLong(bytes: 2 * limit + 1)))
+        let endless = allowed + String(repeating: "a", count: RawRequestHead.requestLineSlack + 10)
+        #expect(read(endless, limit: limit) == .refuse(.targetTooLong(bytes: endless.utf8.count)))
+        #expect(
+            read("POST /" + String(repeating: "a", count: 2 * limit) + " HTTP/1.1\r\n", limit: limit)
+                == .refuse(.targetTooLong(bytes: 2 * limit + 1)))
     }
 
     @Test func theRequestIsTheOneNIOsDecoderAndTheCodecWouldMake() throws {

@@ -15,8 +15,9 @@ enum AdminEndpoints {
     /// Prometheus text exposition format.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
+    /// `idleTimeout` is the client listener's (`server.idleTimeout`, docs/API.md "Connections").
     static func application(
-        address: ListenAddress, current: CurrentGateway, readiness: Readiness, logger: Logger,
+        address: ListenAddress, current: CurrentGateway, readiness: Readiness, idleTimeout: Duration, logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
         let router = Router(context: GatewayContext.self)
@@ -58,7 +59,11 @@ enum AdminEndpoints {
         }
         return Application(
             router: router,
-            server: HTTPServerBuilder { respond in VersionAwareHTTP1Channel(http1: HTTP1Channel(responder: respond)) },
+            server: HTTPServerBuilder { respond in
+                VersionAwareHTTP1Channel(
+                    http1: HTTP1Channel(responder: respond, configuration: .init(idleTimeout: nil)),
+                    idleTimeout: TimeAmount(idleTimeout))
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -118,7 +118,8 @@ public func buildApplication(
     var admin: (any Service)?
     if let address = configuration.server.admin {
         let endpoints = AdminEndpoints.application(
-            address: address, current: current, readiness: readiness, logger: logger,
+            address: address, current: current, readiness: readiness, idleTimeout: settings.idleTimeout,
+            logger: logger,
             onServerRunning: { port in
                 logger.info(
                     "listening",
@@ -150,7 +151,9 @@ struct ListenerSettings: Equatable, Sendable {
         let limits = configuration.limits
         idleTimeout = configuration.server.idleTimeout
         maxHeaderFieldSize = max(80 * 1024, limits.maxURLBytes * 2, limits.maxHeaderBytes * 2)
-        maxHeaderListSize = max(80 * 1024, limits.maxHeaderBytes * 2)
+        // The parser counts the request target in the head's size too: a target up to
+        // `maxURLBytes` must pass it (docs/API.md, "Connections").
+        maxHeaderListSize = max(80 * 1024, limits.maxURLBytes * 2 + limits.maxHeaderBytes * 2)
         maxHeaderFieldCount = max(1000, limits.maxHeaderCount * 2)
     }
 

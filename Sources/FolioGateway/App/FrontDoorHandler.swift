@@ -24,12 +24,17 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = IOData
 
     private let kept: KeptAnswerHandler
+    /// Shared with the `ConnectionRulesHandler` after the decoder: once either side has ended
+    /// the input, every byte that still comes is dropped.
+    private let connection: ConnectionState
     private let idleTimeout: TimeAmount?
     /// Bytes of a head whose end has not come yet.
     private var pending: ByteBuffer?
     /// The decoder reads everything from now on.
     private var handingOnForever = false
     private var idleCheck: Scheduled<Void>?
+    /// The full close that ends lingering after the output was closed.
+    private var lingerClose: Scheduled<Void>?
     /// The input was closed from behind (a cancelled connection): closes are not held.
     private var cutOff = false
     /// Bytes the client had acknowledged at the last idle check.
@@ -39,8 +44,12 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// handed on as bytes): a head handed on that does not reach `kept` was refused.
     private let decoderFollows: Bool
 
-    init(kept: KeptAnswerHandler, idleTimeout: TimeAmount?, decoderFollows: Bool = true) {
+    init(
+        kept: KeptAnswerHandler, connection: ConnectionState = ConnectionState(), idleTimeout: TimeAmount?,
+        decoderFollows: Bool = true
+    ) {
         self.kept = kept
+        self.connection = connection
         self.idleTimeout = idleTimeout
         self.decoderFollows = decoderFollows
     }
@@ -50,8 +59,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
+        cancelTimers()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -60,12 +68,20 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
+        cancelTimers()
         context.fireChannelInactive()
     }
 
+    private func cancelTimers() {
+        idleCheck?.cancel()
+        idleCheck = nil
+        lingerClose?.cancel()
+        lingerClose = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Nothing more is read once the input ended (docs/API.md, "Connections").
+        guard !connection.inputEnded else { return }
         guard !handingOnForever else { return context.fireChannelRead(data) }
         var buffer = unwrapInboundIn(data)
         if var earlier = pending {
@@ -74,8 +90,9 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             buffer = earlier
         }
         var wrote = false
-        while buffer.readableBytes > 0 {
-            let reading = buffer.withUnsafeReadableBytes { RawRequestHead.read($0) }
+        let maxTargetBytes = kept.maxTargetBytes
+        while buffer.readableBytes > 0, !connection.inputEnded {
+            let reading = buffer.withUnsafeReadableBytes { RawRequestHead.read($0, maxTargetBytes: maxTargetBytes) }
             switch reading {
             case .incomplete:
                 pending = buffer
@@ -84,6 +101,9 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 handingOnForever = true
                 context.fireChannelRead(wrapInboundOut(buffer))
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            case .refuse(let refusal):
+                refuse(refusal, buffer, context: context)
+                return
             case .head(let head):
                 let bytes = buffer.readSlice(length: head.length)!
                 // Only while the channel takes writes: a client that sends and does not read
@@ -99,7 +119,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
                 let headsBefore = kept.headsRead
                 context.fireChannelRead(wrapInboundOut(bytes))
-                if decoderFollows, kept.headsRead == headsBefore {
+                if decoderFollows, kept.headsRead == headsBefore, !connection.inputEnded {
                     // The decoder refused the head (its error answer closes the connection): no
                     // later head may be answered here, ahead of that answer.
                     handingOnForever = true
@@ -113,6 +133,40 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if wrote { context.flush() }
     }
 
+    /// Answers a request NIO's decoder must not read (`RawRequestHead.Refusal`) with its
+    /// problem and `Connection: close`, after any answers written before it, then ends the
+    /// input and closes the output once the answer is out.
+    private func refuse(_ refusal: RawRequestHead.Refusal, _ buffer: ByteBuffer, context: ChannelHandlerContext) {
+        pending = nil
+        guard kept.mayAnswerNext else {
+            // An earlier request's answer is still owed: written here, the refusal would pass it.
+            // The decoder answers in order instead (a bare 400, or the gateway's 405 for a
+            // `CONNECT`), and closes.
+            handingOnForever = true
+            context.fireChannelRead(wrapInboundOut(buffer))
+            return
+        }
+        connection.endInput()
+        let request: HTTPRequest?
+        var targetBytes: Int?
+        switch refusal {
+        case .method(let length?):
+            request = buffer.withUnsafeReadableBytes {
+                RawRequestHead.request(UnsafeRawBufferPointer(rebasing: $0[..<length]))
+            }
+        case .method(nil):
+            request = buffer.withUnsafeReadableBytes { RawRequestHead.request($0, requestLineOnly: true) }
+        case .targetTooLong(let bytes):
+            targetBytes = bytes
+            request = buffer.withUnsafeReadableBytes { RawRequestHead.requestLineStart($0) }
+        }
+        let head = request ?? HTTPRequest(method: .get, scheme: "http", authority: nil, path: "/")
+        var answer = kept.refusal(head, tooLong: targetBytes, channel: context.channel)
+        answer.added.append(HTTPField(name: .connection, value: "close"))
+        write(answer, context: context)
+        context.flush()
+        context.channel.close(mode: .output, promise: nil)
+    }
     /// Writes that had piled up have drained: the connection made progress (a slow client
     /// reading a large answer is not idle).
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -147,10 +201,28 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard mode != .input, !cutOff, context.channel.isActive else {
             return context.close(mode: mode, promise: promise)
         }
+        // Whoever closes the output, nothing more is read (docs/API.md, "Connections"); the
+        // connection lingers to take the client's close, which a full close now could turn
+        // into a reset that loses the answer, but not for long.
+        connection.endInput()
+        pending = nil
+        if mode == .output { startLingering(context) }
         let sent = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: sent)
         sent.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { _ in
             context.close(mode: mode, promise: promise)
+        }
+    }
+
+    /// How long a connection whose output is closed waits for the client's close before it is
+    /// closed in full: nginx's `lingering_timeout`, or the idle timeout when shorter.
+    static let lingerTime = TimeAmount.seconds(5)
+
+    private func startLingering(_ context: ChannelHandlerContext) {
+        guard lingerClose == nil else { return }
+        let delay = min(Self.lingerTime, idleTimeout ?? Self.lingerTime)
+        lingerClose = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) {
+            context.close(promise: nil)
         }
     }
 

@@ -48,4 +48,17 @@ public struct GatewayResponder: HTTPResponder {
             duration: start.duration(to: .now))
         return answer
     }
+
+    /// The front door's refusal of `request` (`Gateway.refusedAtOnce`), counted and logged like
+    /// every answer.
+    func refusal(to request: HTTPRequest, tooLong targetBytes: Int?, peerAddress: String?) -> SentAnswer {
+        let start = ContinuousClock.now
+        let gateway = current.gateway
+        let record = RequestRecord()
+        let answer = gateway.refusedAtOnce(request, tooLong: targetBytes, record: record)
+        gateway.observe(
+            request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.allFields,
+            duration: start.duration(to: .now))
+        return answer
+    }
 }

@@ -120,11 +120,24 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The responder's answer to `head` when it can be given at once (see `mayAnswer`).
     func answerAtOnce(_ head: HTTPRequest, channel: any Channel) -> SentAnswer? {
+        readPeer(channel)
+        return responder.answerAtOnce(to: head, peerAddress: peerAddress)
+    }
+
+    /// The front door's refusal of a request NIO's decoder must not read (`Gateway.refusedAtOnce`).
+    func refusal(_ head: HTTPRequest, tooLong targetBytes: Int?, channel: any Channel) -> SentAnswer {
+        readPeer(channel)
+        return responder.refusal(to: head, tooLong: targetBytes, peerAddress: peerAddress)
+    }
+
+    /// `limits.maxURLBytes` of the current gateway: the front door refuses longer targets.
+    var maxTargetBytes: Int { responder.current.gateway.configuration.limits.maxURLBytes }
+
+    private func readPeer(_ channel: any Channel) {
         if !peerRead {
             peerAddress = channel.remoteAddress?.ipAddress
             peerRead = true
         }
-        return responder.answerAtOnce(to: head, peerAddress: peerAddress)
     }
 
     /// The connection did something: an answer was written.
@@ -144,7 +157,8 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Hummingbird's HTTP/1.1 child channel with a `KeptAnswerHandler` after its connection state
 /// handler, a `FrontDoorHandler` before its HTTP/1 codec, which keeps the idle timeout (`http1`
-/// must have none), and an `HTTP10Handler` after its decoder.
+/// must have none), and a `ConnectionRulesHandler` after its decoder, the two sharing a
+/// `ConnectionState`.
 struct KeptAnswerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -160,8 +174,11 @@ struct KeptAnswerChannel: ServerChildChannel {
             try pipeline.addHandler(kept, position: .after(state))
             // Before the response encoder, which comes before the decoder: its answers are bytes.
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
-            try pipeline.addHandler(FrontDoorHandler(kept: kept, idleTimeout: idleTimeout), position: .before(encoder))
-            try HTTP10Handler.addAfterDecoder(of: pipeline)
+            let connection = ConnectionState()
+            try pipeline.addHandler(
+                FrontDoorHandler(kept: kept, connection: connection, idleTimeout: idleTimeout),
+                position: .before(encoder))
+            try ConnectionRulesHandler.addAfterDecoder(of: pipeline, state: connection)
             return value
         }
     }

@@ -19,47 +19,91 @@ struct RawRequestHead: Equatable {
         case incomplete
         /// A whole head of a request without a body: it ends where `length` says.
         case head(RawRequestHead)
-        /// Anything else (a method but GET and HEAD, a body announced, an upgrade, malformed or
-        /// unusual syntax, a head longer than `maxLength`): the connection's bytes go to NIO's
-        /// decoder from here on.
+        /// A request Folio answers with a refusal and a close, without NIO's decoder, which
+        /// would answer it with a bare 400 or not at all (docs/API.md, "Connections").
+        case refuse(Refusal)
+        /// Anything else (a method NIO's decoder takes but GET and HEAD, a body announced, an
+        /// upgrade, malformed or unusual syntax, a head longer than `maxLength`): the
+        /// connection's bytes go to NIO's decoder from here on.
         case handOnForever
     }
 
-    /// Longest head read here; longer ones go to NIO's decoder (whose caps are higher).
-    static let maxLength = 16 * 1024
+    enum Refusal: Equatable {
+        /// `CONNECT`, or a method NIO's decoder does not know (any other token, lower-case
+        /// `get` too): 405. `length` is the head's when its end came within `maxLength`,
+        /// nil when the refusal goes by the request line alone.
+        case method(length: Int?)
+        /// A request line whose target is longer than twice `maxTargetBytes` (its end may not
+        /// have come yet): 414, from the bytes read so far.
+        case targetTooLong(bytes: Int)
+    }
 
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+    /// Longest head read here, past its request line; longer ones go to NIO's decoder (whose
+    /// caps are higher).
+    static let maxLength = 16 * 1024
+    /// What a request line may hold beside its target: a method of NIO's decoder or a refused
+    /// one, two spaces and the version.
+    static let requestLineSlack = 64
+
+    /// - Parameter maxTargetBytes: `limits.maxURLBytes`. A target up to twice as long (which
+    ///   the decoder's caps take) goes the usual way, to the gateway's 414 on a connection that
+    ///   stays open; a longer one is refused here, whether its line has ended or not (a request
+    ///   line is awaited until it is that long).
+    static func read(_ bytes: UnsafeRawBufferPointer, maxTargetBytes: Int = 8 << 10) -> Reading {
         var lines = Lines(bytes)
         // Request line: method SP origin-or-other-target SP HTTP-version.
-        guard let line = lines.next() else { return lines.incompleteOrTooLong }
+        let refusedTarget = 2 * maxTargetBytes
+        let lineLimit = max(maxLength, refusedTarget + requestLineSlack)
+        guard let line = lines.next(limit: lineLimit) else {
+            if lines.malformed { return .handOnForever }
+            guard bytes.count >= maxLength else { return .incomplete }
+            // A long request line still coming: awaited while it may be an allowed one.
+            guard RequestLine.startsWithMethod(bytes) else { return .handOnForever }
+            return bytes.count > lineLimit ? .refuse(.targetTooLong(bytes: bytes.count)) : .incomplete
+        }
         guard let requestLine = RequestLine(bytes, line) else { return .handOnForever }
+        if requestLine.target.count > refusedTarget {
+            return .refuse(.targetTooLong(bytes: requestLine.target.count))
+        }
+        if requestLine.method == .decoder { return .handOnForever }
+        let headLimit = lines.position + maxLength
         var isPlain = requestLine.isPlain
         var hosts = 0
         while true {
-            guard let line = lines.next() else { return lines.incompleteOrTooLong }
+            guard let line = lines.next(limit: headLimit) else {
+                if requestLine.method == .refused, lines.malformed || bytes.count >= headLimit {
+                    return .refuse(.method(length: nil))
+                }
+                return lines.malformed || bytes.count >= headLimit ? .handOnForever : .incomplete
+            }
             if line.isEmpty { break }
-            guard let field = FieldLine(bytes, line) else { return .handOnForever }
+            guard let field = FieldLine(bytes, line) else {
+                return requestLine.method == .refused ? .refuse(.method(length: nil)) : .handOnForever
+            }
             switch field.kind {
-            case .framing: return .handOnForever
+            case .framing where requestLine.method != .refused: return .handOnForever
             case .host: hosts += 1
             case .connection: if !field.valueIs("keep-alive", in: bytes) { isPlain = false }
-            case .expect: isPlain = false
-            case .other: break
+            case .expect, .proxyConnection: isPlain = false
+            case .framing, .other: break
             }
             if !field.isASCII { isPlain = false }
         }
+        if requestLine.method == .refused { return .refuse(.method(length: lines.position)) }
         if hosts != 1 { isPlain = false }
-        return .head(RawRequestHead(length: lines.position, isPlain: isPlain, isHead: requestLine.isHead))
+        return .head(RawRequestHead(length: lines.position, isPlain: isPlain, isHead: requestLine.method == .head))
     }
 
-    /// Hummingbird's request for a head `read` found plain, as NIO's decoder and
-    /// `HTTP1ToHTTPServerCodec` would make it: the first `Host` is the authority, not a field.
-    static func request(_ bytes: UnsafeRawBufferPointer) -> HTTPRequest? {
+    /// Hummingbird's request for a head `read` found plain, or refused with its length, as NIO's
+    /// decoder and `HTTP1ToHTTPServerCodec` would make it: the first `Host` is the authority,
+    /// not a field. With `requestLineOnly`, the fields are not read (a refusal by the request
+    /// line alone).
+    static func request(_ bytes: UnsafeRawBufferPointer, requestLineOnly: Bool = false) -> HTTPRequest? {
         var lines = Lines(bytes)
-        guard let line = lines.next(), let requestLine = RequestLine(bytes, line) else { return nil }
+        guard let line = lines.next(limit: bytes.count), let requestLine = RequestLine(bytes, line) else { return nil }
         var fields = HTTPFields()
         var authority: String?
-        while let line = lines.next(), !line.isEmpty {
+        while !requestLineOnly, let line = lines.next(limit: bytes.count), !line.isEmpty {
             guard let field = FieldLine(bytes, line) else { return nil }
             let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[field.value]), as: UTF8.self)
             if field.kind == .host, authority == nil {
@@ -71,9 +115,24 @@ struct RawRequestHead: Equatable {
             fields.append(HTTPField(name: name, value: value))
         }
         let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[requestLine.target]), as: UTF8.self)
-        return HTTPRequest(
-            method: requestLine.isHead ? .head : .get, scheme: "http", authority: authority, path: path,
-            headerFields: fields)
+        let methodText = String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[requestLine.methodBytes]), as: UTF8.self)
+        guard let method = HTTPRequest.Method(methodText) else { return nil }
+        return HTTPRequest(method: method, scheme: "http", authority: authority, path: path, headerFields: fields)
+    }
+
+    /// The method and the start of the target of a request line whose end has not come (a
+    /// refusal for a target too long), for the access log and the route's CORS fields.
+    static func requestLineStart(_ bytes: UnsafeRawBufferPointer, keeping count: Int = 1024) -> HTTPRequest? {
+        var i = 0
+        while i < bytes.count, isTokenByte(bytes[i]) { i += 1 }
+        guard i > 0, i < bytes.count, bytes[i] == UInt8(ascii: " ") else { return nil }
+        let methodText = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<i]), as: UTF8.self)
+        var end = i + 1
+        while end < min(bytes.count, i + 1 + count), bytes[end] > 0x20, bytes[end] < 0x7F { end += 1 }
+        let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)
+        guard let method = HTTPRequest.Method(methodText) else { return nil }
+        return HTTPRequest(method: method, scheme: "http", authority: nil, path: path, headerFields: [:])
     }
 }
 
@@ -86,10 +145,10 @@ extension RawRequestHead {
 
         init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-        /// The next line's bytes (without CRLF), or nil when no line end is in the bytes yet, or
-        /// the line has a CR or LF that is not its CRLF end (`position` then stays).
-        mutating func next() -> Range<Int>? {
-            let limit = min(bytes.count, RawRequestHead.maxLength)
+        /// The next line's bytes (without CRLF), or nil when no line end is in the first `limit`
+        /// bytes yet, or the line has a CR or LF that is not its CRLF end (`position` then stays).
+        mutating func next(limit: Int) -> Range<Int>? {
+            let limit = min(bytes.count, limit)
             var i = position
             while i < limit {
                 let byte = bytes[i]
@@ -113,26 +172,31 @@ extension RawRequestHead {
 
         /// A bare CR or LF was met.
         var malformed = false
-
-        /// What a head without its end is: still incomplete, or not for us.
-        var incompleteOrTooLong: Reading {
-            malformed || bytes.count >= RawRequestHead.maxLength ? .handOnForever : .incomplete
-        }
     }
 
     private struct RequestLine {
+        var methodBytes: Range<Int>
         var target: Range<Int>
-        var isHead: Bool
+        var method: Method
         var isPlain: Bool
 
-        /// Nil for anything but `GET` or `HEAD SP /target SP HTTP/1.x` in visible ASCII: other
-        /// methods are rare on a cached list, and llhttp refuses some tokens (`CONNECT` reads
-        /// as an upgrade, unknown methods are errors), so their connections go to the decoder.
+        enum Method: Equatable {
+            case get
+            case head
+            /// Another method NIO's decoder takes: the connection goes to the decoder.
+            case decoder
+            /// `CONNECT` (an upgrade to NIO's decoder, which reads nothing after it) or a method
+            /// the decoder refuses: answered 405 here.
+            case refused
+        }
+
+        /// Nil for anything but `token SP target SP HTTP/1.x` in visible ASCII, and for a GET or
+        /// HEAD whose target is not in origin form (Hummingbird answers those).
         init?(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) {
             var i = line.lowerBound
             while i < line.upperBound, isTokenByte(bytes[i]) { i += 1 }
-            let method = line.lowerBound..<i
-            guard !method.isEmpty, i < line.upperBound, bytes[i] == UInt8(ascii: " ") else { return nil }
+            methodBytes = line.lowerBound..<i
+            guard !methodBytes.isEmpty, i < line.upperBound, bytes[i] == UInt8(ascii: " ") else { return nil }
             i += 1
             let targetStart = i
             while i < line.upperBound, bytes[i] > 0x20, bytes[i] < 0x7F { i += 1 }
@@ -144,10 +208,32 @@ extension RawRequestHead {
             }
             let minor = bytes[version.upperBound - 1]
             guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") else { return nil }
-            let isGet = RawRequestHead.matches(bytes, method, "GET")
-            isHead = RawRequestHead.matches(bytes, method, "HEAD")
-            guard isGet || isHead, bytes[targetStart] == UInt8(ascii: "/") else { return nil }
+            method = Self.method(bytes, methodBytes)
+            if method == .get || method == .head, bytes[targetStart] != UInt8(ascii: "/") { return nil }
             isPlain = minor == UInt8(ascii: "1")
+        }
+
+        static func method(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Method {
+            if RawRequestHead.matches(bytes, range, "GET") { return .get }
+            if RawRequestHead.matches(bytes, range, "HEAD") { return .head }
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            return decoderMethods.contains(text) ? .decoder : .refused
+        }
+
+        /// The methods of NIO's HTTP/1 parser (llhttp's HTTP method map) but GET, HEAD and
+        /// CONNECT, in its spelling (upper case): any other token is refused by the parser.
+        static let decoderMethods: Set<String> = [
+            "DELETE", "POST", "PUT", "OPTIONS", "TRACE", "COPY", "LOCK", "MKCOL", "MOVE", "PROPFIND", "PROPPATCH",
+            "SEARCH", "UNLOCK", "BIND", "REBIND", "UNBIND", "ACL", "REPORT", "MKACTIVITY", "CHECKOUT", "MERGE",
+            "M-SEARCH", "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "PATCH", "PURGE", "MKCALENDAR", "LINK", "UNLINK",
+            "SOURCE", "QUERY",
+        ]
+
+        /// The bytes start with `token SP`: a request line, however long its target.
+        static func startsWithMethod(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var i = 0
+            while i < bytes.count, i <= 32, isTokenByte(bytes[i]) { i += 1 }
+            return i > 0 && i < bytes.count && bytes[i] == UInt8(ascii: " ")
         }
     }
 
@@ -162,6 +248,8 @@ extension RawRequestHead {
             case framing
             case host
             case connection
+            /// `Proxy-Connection`: HTTP/1.0 clients' `Connection`, which NIO's decoder also reads.
+            case proxyConnection
             case expect
             case other
         }
@@ -198,6 +286,7 @@ extension RawRequestHead {
             case 6: return named("expect") ? .expect : .other
             case 7: return named("upgrade") ? .framing : .other
             case 10: return named("connection") ? .connection : .other
+            case 16: return named("proxy-connection") ? .proxyConnection : .other
             case 14: return named("content-length") ? .framing : .other
             case 17: return named("transfer-encoding") ? .framing : .other
             default: return .other

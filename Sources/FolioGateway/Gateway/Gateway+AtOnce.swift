@@ -1,5 +1,7 @@
+import FolioEngine
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension Gateway {
     /// The answer to `request` when it can be given without waiting: a GET or HEAD whose answer
@@ -21,6 +23,33 @@ extension Gateway {
             var answer = keptListAnswer(
                 request, record: record, route: routes[match.routeIndex], match: match, target: target)
         else { return nil }
+        let requestID = RequestID.accept(request.headerFields[.xRequestID])
+        decorate(&answer, request: request, record: record, requestID: requestID)
+        return answer
+    }
+
+    /// The answer to a request the front door refuses before NIO's decoder sees it
+    /// (docs/API.md, "Connections"): `CONNECT` or a method the decoder does not know (405 with
+    /// `Allow`), or a request target past `limits.maxURLBytes` (414). As `respond` answers a
+    /// refusal, with the route's CORS fields when the path is a route's; `Connection: close`
+    /// is the front door's to add.
+    func refusedAtOnce(_ request: HTTPRequest, tooLong targetBytes: Int?, record: RequestRecord) -> SentAnswer {
+        let target = RequestTarget(request.path ?? "/")
+        record.path = target.path
+        record.routeIndex = table.lookup(rawPath: target.path).routeIndex
+        let error: FolioError
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if let targetBytes {
+            error = .uriTooLong(bytes: targetBytes, limit: configuration.limits.maxURLBytes)
+            metrics.breached(error.limit)
+        } else {
+            let path = record.routeIndex.map { routes[$0].config.path.text } ?? String(target.path.prefix(200))
+            error = .methodNotAllowed(request.method.rawValue, path: path)
+            headers[.allow] = CORSRules.allowedMethods
+        }
+        var answer = SentAnswer(
+            status: HTTPResponse.Status(code: error.status), headers: headers,
+            body: ByteBuffer(bytes: Problem.body(error)))
         let requestID = RequestID.accept(request.headerFields[.xRequestID])
         decorate(&answer, request: request, record: record, requestID: requestID)
         return answer
