@@ -65,7 +65,6 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -110,6 +109,7 @@ let package = Package(
             name: "FolioTestSupport",
             dependencies: [
                 "FolioRedis",
+                "FolioConfiguration",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -131,12 +131,17 @@ let package = Package(
             name: "folio-scroll",
             dependencies: ["FolioClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Tests mirror the targets: one test target per source target.
         .testTarget(name: "FolioEngineTests", dependencies: ["FolioEngine"]),
         .testTarget(
+            name: "FolioConfigurationTests", dependencies: ["FolioConfiguration", "FolioEngine", "FolioTestSupport"]),
+        .testTarget(
             name: "FolioRedisTests",
-            dependencies: [
-                "FolioRedis", "FolioRedisStore", "FolioTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            dependencies: ["FolioRedis", "FolioTestSupport", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "FolioRedisStoreTests",
+            dependencies: ["FolioRedisStore", "FolioRedis", "FolioEngine", "FolioTestSupport"]
         ),
         .testTarget(
             name: "FolioGatewayTests",

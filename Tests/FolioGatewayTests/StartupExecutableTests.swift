@@ -64,4 +64,18 @@ struct StartupExecutableTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "ok: 1 routes\n")
     }
+
+    @Test func folioValidateRejectsAnUnknownDialect() throws {
+        let yaml = "defaults:\n  dialect: folio\n" + ConfigFixture.minimal + "\n    dialect: jsonapi"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dialect-\(UUID().uuidString).yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, output, _) = try FolioProcess.validate(file)
+        #expect(status == 1)
+        let at = ConfigFixture.position(of: "dialect: jsonapi", in: yaml)
+        #expect(
+            output
+                == "\(file.path):\(at.line):\(at.column): routes[0].dialect: unknown dialect 'jsonapi'; "
+                + "expected one of folio, drf, hal, jsonserver, simplerest\n")
+    }
 }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FolioConfiguration
 import FolioEngine
 import Hummingbird

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FolioEngine
 import HTTPTypes
 import Hummingbird

@@ -1,8 +1,7 @@
 import FolioConfiguration
+import FolioTestSupport
 import Foundation
 import Testing
-
-@testable import FolioGateway
 
 /// One file with exactly one problem: where (the `occurrence`-th `at` text) and what.
 struct ValidationCase: Sendable, CustomTestStringConvertible {

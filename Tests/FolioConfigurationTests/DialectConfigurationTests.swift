@@ -1,9 +1,8 @@
 import FolioConfiguration
 import FolioEngine
+import FolioTestSupport
 import Foundation
 import Testing
-
-@testable import FolioGateway
 
 /// `dialect` in the config (SPEC 2, 2.1, 3.8): read per route and in `defaults`, an unknown one
 /// reported at its key, and each dialect's names reserved like Folio's own parameters.
@@ -48,19 +47,5 @@ import Testing
         // Folio's names are ordinary in another dialect, and a dialect's in Folio's.
         let ok = ValidationCase.route("dialect: hal", "filterable: [pageSize, offset]")
         #expect(ConfigFixture.problems(ok).isEmpty)
-    }
-
-    @Test func folioValidateRejectsAnUnknownDialect() throws {
-        let yaml = "defaults:\n  dialect: folio\n" + ValidationCase.route("dialect: jsonapi")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dialect-\(UUID().uuidString).yaml")
-        try yaml.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let (status, output, _) = try FolioProcess.validate(file)
-        #expect(status == 1)
-        let at = ConfigFixture.position(of: "dialect: jsonapi", in: yaml)
-        #expect(
-            output
-                == "\(file.path):\(at.line):\(at.column): routes[0].dialect: unknown dialect 'jsonapi'; "
-                + "expected one of folio, drf, hal, jsonserver, simplerest\n")
     }
 }

@@ -1,9 +1,9 @@
 import FolioEngine
+import FolioTestSupport
 import Foundation
 import Testing
 
 @testable import FolioConfiguration
-@testable import FolioGateway
 
 @Suite("Configuration loading")
 struct ConfigurationLoaderTests {

@@ -2,12 +2,10 @@ import FolioConfiguration
 import Foundation
 import Testing
 
-@testable import FolioGateway
-
-/// Helpers shared by the configuration tests.
-enum ConfigFixture {
+/// Config files for the tests of every target that reads one.
+public enum ConfigFixture {
     /// The smallest valid file.
-    static let minimal = """
+    public static let minimal = """
         routes:
           - name: objects
             path: /objects
@@ -16,7 +14,7 @@ enum ConfigFixture {
 
     /// Line and Unicode-scalar column (1-based) of the `occurrence`-th `needle` in `text`,
     /// computed independently of Yams as the reference for reported positions.
-    static func position(of needle: String, in text: String, occurrence: Int = 1) -> (line: Int, column: Int) {
+    public static func position(of needle: String, in text: String, occurrence: Int = 1) -> (line: Int, column: Int) {
         var seen = 0
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line[...]
@@ -34,7 +32,7 @@ enum ConfigFixture {
     }
 
     /// The problems of `yaml`, or none when it loads.
-    static func problems(_ yaml: String, environment: [String: String] = [:]) -> [ConfigurationProblem] {
+    public static func problems(_ yaml: String, environment: [String: String] = [:]) -> [ConfigurationProblem] {
         do {
             _ = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml", environment: environment)
             return []
@@ -44,7 +42,7 @@ enum ConfigFixture {
     }
 
     /// The package root, found from this file's path.
-    static var packageRoot: URL {
+    public static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
     }

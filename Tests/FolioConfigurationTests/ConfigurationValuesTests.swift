@@ -1,8 +1,8 @@
 import FolioEngine
+import FolioTestSupport
 import Testing
 
 @testable import FolioConfiguration
-@testable import FolioGateway
 
 @Suite("Configuration values")
 struct ConfigurationValuesTests {
