@@ -1,4 +1,4 @@
-# Folio container image (README, "Docker").
+# Folio container image (docs/OPERATIONS.md, "Docker").
 #
 # Build stage: the official Swift image of the same Debian release as the runtime image. The
 # binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the
