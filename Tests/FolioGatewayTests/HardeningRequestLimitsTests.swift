@@ -132,13 +132,19 @@ import Testing
 
                 // Chunked, no length: counted while it streams.
                 let http = HTTPClient(eventLoopGroupProvider: .singleton)
-                defer { Task { try? await http.shutdown() } }
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/objects")
                 request.method = .POST
                 let chunks = ChunkedBody(
                     chunks: Array(repeating: Array(repeating: UInt8(ascii: "y"), count: 300), count: 4))
                 request.body = .stream(chunks, length: .unknown)
-                let streamed = try await http.execute(request, timeout: .seconds(30))
+                let streamed: HTTPClientResponse
+                do {
+                    streamed = try await http.execute(request, timeout: .seconds(30))
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+                try await http.shutdown()
                 #expect(streamed.status.code == 413)
                 #expect(streamed.headers.first(name: "content-type") == "application/problem+json")
                 #expect(!upstream.requests.contains { $0.method == "POST" }, "no complete POST reached the upstream")

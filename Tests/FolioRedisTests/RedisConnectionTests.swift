@@ -146,15 +146,25 @@ struct RedisConnectionTests {
             untrusted.tls = .makeClientConfiguration()
             await #expect(throws: RedisError.self) {
                 let connection = try await RedisConnection.connect(untrusted)
-                defer { Task { await connection.close() } }
-                try await connection.send(["PING"])
+                do {
+                    try await connection.send(["PING"])
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+                await connection.close()
             }
             var plain = server.configuration(commandTimeout: .milliseconds(300))
             plain.tls = nil
             await #expect(throws: RedisError.self, "plain text to a TLS port fails, it does not hang") {
                 let connection = try await RedisConnection.connect(plain)
-                defer { Task { await connection.close() } }
-                try await connection.send(["PING"])
+                do {
+                    try await connection.send(["PING"])
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+                await connection.close()
             }
         }
     }
@@ -174,8 +184,13 @@ struct RedisConnectionTests {
             anonymous.clientCertificate = nil
             await #expect(throws: RedisError.self) {
                 let connection = try await RedisConnection.connect(anonymous)
-                defer { Task { await connection.close() } }
-                try await connection.send(["PING"])
+                do {
+                    try await connection.send(["PING"])
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+                await connection.close()
             }
             var missing = server.configuration()
             missing.clientCertificate?.key = tls.directory.appendingPathComponent("gone.key").path
