@@ -7,7 +7,7 @@ import Foundation
 public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable short name of the kind, usable as a log or metric label.
     public enum Code: String, Sendable {
-        /// Folio answered a problem (SPEC 3.5) or another error status.
+        /// Folio answered a problem (docs/API.md, "Errors") or another error status.
         case status
         /// The snapshot is gone (410); the list resets itself to `Link rel="first"`.
         case snapshotGone

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// SPEC 3.1: `{"paging": {…}, "<itemsKey>": […]}` (items absent with `metadataOnly`), or the bare
+/// docs/API.md, "The page": `{"paging": {…}, "<itemsKey>": […]}` (items absent with `metadataOnly`), or the bare
 /// array of a route with `envelope: false` (total in `X-Total-Count`).
 struct FolioBody<Element: Decodable & Sendable>: Decodable {
     struct Paging: Decodable {

@@ -4,11 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The page shape a route speaks (SPEC 3.8): which paging parameters a request carries and where
+/// The page shape a route speaks (docs/API.md, "Dialects"): which paging parameters a request carries and where
 /// the items, the total and the links are in the answer. Only dialects that carry a total are
 /// here, since the paged list needs its count up front.
 public enum Dialect: String, Sendable, CaseIterable {
-    /// Folio's own envelope (SPEC 3.1): `pageSize`/`offset`, `{"paging": {…}, "<itemsKey>": […]}`;
+    /// Folio's own envelope (docs/API.md, "The page"): `pageSize`/`offset`, `{"paging": {…}, "<itemsKey>": […]}`;
     /// also a bare array with `X-Total-Count` (`envelope: false`).
     case folio
     /// Django REST framework: `limit`/`offset`, `{"count", "next", "previous", "results"}`.

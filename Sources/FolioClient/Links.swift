@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The links of one answer (`first`, `next`, …), read from the `Link` header (SPEC 3.2: sent in
-/// every dialect) and, where the dialect has them, from the body.
+/// The links of one answer (`first`, `next`, …), read from the `Link` header (docs/API.md, "Headers on every page":
+/// sent in every dialect) and, where the dialect has them, from the body.
 struct Links: Sendable, Equatable {
     var byRel: [String: String] = [:]
 

@@ -24,7 +24,7 @@ public struct ListEndpoint: Sendable {
     }
 
     /// The route's URL plus `extra` parameters, after the app's own, which keep their bytes
-    /// (SPEC 3.1 keeps their order and encoding in links).
+    /// (docs/API.md, "The page" keeps their order and encoding in links).
     func url(adding extra: [URLQueryItem]) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
         var added = URLComponents()

@@ -3,14 +3,14 @@ public struct Page<Element: Sendable>: Sendable {
     public var items: [Element]
     /// The size of the whole (filtered) list in the snapshot the page was cut from.
     public var totalCount: Int
-    /// The snapshot token (SPEC 3.4): every page of one list view is asked from it.
+    /// The snapshot token (docs/API.md, "Snapshots"): every page of one list view is asked from it.
     public var snapshot: String?
     /// The URI of the next page (relative or absolute as Folio wrote it); nil on the last page.
     public var next: String?
     /// The URI of the first page of this view (from `Link rel="first"` when sent).
     public var first: String?
 
-    /// SPEC 3.1: "hasMore is true exactly when next is not null".
+    /// docs/API.md, "The page": "hasMore is true exactly when next is not null".
     public var hasMore: Bool { next != nil }
 }
 

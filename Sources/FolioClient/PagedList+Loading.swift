@@ -129,7 +129,7 @@ extension PagedList {
         pump(&state)
     }
 
-    /// SPEC 3.4: the snapshot is gone; start over from the current one (the token of the 410's
+    /// docs/API.md, "Snapshots": the snapshot is gone; start over from the current one (the token of the 410's
     /// `Link rel="first"`), drop every page of the old one and report the new count. An answer
     /// that comes after a newer list was installed (`load()` meanwhile) is dropped.
     func reset(after gone: ClientError, generation: Int) async {

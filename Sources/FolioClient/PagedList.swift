@@ -5,7 +5,7 @@ import Synchronization
 /// the whole list's from the first answer, `self[i]` is nil until its page is there, and the
 /// visible range drives what is loaded, what is prefetched and what is cancelled.
 ///
-/// Every page comes from one snapshot (SPEC 3.4): the token of the first answer is sent with
+/// Every page comes from one snapshot (docs/API.md, "Snapshots"): the token of the first answer is sent with
 /// every later request, so the rows stay consistent while the upstream changes. When that
 /// snapshot expires (410), the list starts over from the current snapshot and reports
 /// `.reset(count:)` on `changes`.

@@ -1,5 +1,5 @@
 /// The names a route gives its paging parameters (the route's `params` in Folio's config,
-/// SPEC 2). Renames apply on top of the dialect's own names (SPEC 3.8): a role left at Folio's
+/// docs/CONFIG.md). Renames apply on top of the dialect's own names (docs/API.md, "Dialects"): a role left at Folio's
 /// default (`pageSize`, `offset`, `page`) keeps the dialect's name for it, e.g. DRF's `offset`
 /// or HAL's `size`; a renamed role takes the new name in every dialect that has it.
 public struct ParameterNames: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One section of SPEC 3.3's index: `offset` is where it starts in the list sorted by the
+/// One section of the index of docs/API.md, "Section index": `offset` is where it starts in the list sorted by the
 /// section's key, so "scroll to section" is `list.setVisibleRange(section.offset..<…)`.
 public struct Section: Sendable, Equatable, Decodable {
     /// The folded first letter (`A`, `Й`, `#`), or a `groupBy=FIELD` value as text; nil for

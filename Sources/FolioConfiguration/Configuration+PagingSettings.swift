@@ -22,7 +22,7 @@ extension Configuration {
         public var envelope: Bool
         /// `itemsKey`: the name of the items member of the envelope. Default `objects`.
         public var itemsKey: String
-        /// `dialect`: the request parameters and body shape clients expect (SPEC 3.8): `folio`,
+        /// `dialect`: the request parameters and body shape clients expect (docs/API.md, "Dialects"): `folio`,
         /// `drf`, `hal`, `jsonserver` or `simplerest`. Default `folio`.
         public var dialect: Dialect
 

@@ -33,7 +33,7 @@ struct Demo: AsyncParsableCommand {
         } else {
             template = DemoConfiguration.yaml
         }
-        // The built-in upstream logs as the gateway does (SPEC 7: JSON lines on stdout), at
+        // The built-in upstream logs as the gateway does (docs/OPERATIONS.md, "Logs": JSON lines on stdout), at
         // warning and above so the tour stays readable; the process's logging is bootstrapped
         // only once the config is read.
         let bootstrapLogger = Logger(label: "folio.demo") { JSONLogHandler(label: $0, level: .warning) }

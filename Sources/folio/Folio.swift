@@ -18,7 +18,7 @@ struct Folio: AsyncParsableCommand {
 
     /// ArgumentParser's own main, except that a mistake on the command line (an unknown
     /// option, a missing value) is a start-up error like any other: one line on stderr and
-    /// exit 1 (SPEC 1), not the usage text and exit 64. `--help` is unchanged.
+    /// exit 1 (docs/OPERATIONS.md, "Signals"), not the usage text and exit 64. `--help` is unchanged.
     static func main() async {
         var command: any ParsableCommand
         do {
@@ -61,7 +61,7 @@ func failOnStartupProblems(_ configuration: Configuration, file: String) {
     if let problem = startupProblems(configuration, file: file).first { fail(problem.description) }
 }
 
-/// A config's problems as the one clear line of a start-up error (SPEC 1): the first, and how
+/// A config's problems as the one clear line of a start-up error (docs/OPERATIONS.md, "Signals"): the first, and how
 /// many more `folio validate` would list.
 func oneLine(_ error: ConfigurationError, path: String) -> String {
     let problems = error.problems

@@ -26,7 +26,7 @@ struct Validate: ParsableCommand {
             for problem in problems { FileHandle.standardError.write(Data((problem.description + "\n").utf8)) }
             throw ExitCode(1)
         }
-        // SPEC 8: `ok: 1 routes` keeps the plural, for scripts that parse the line.
+        // docs/CONFIG.md, "Grammar and validation": `ok: 1 routes` keeps the plural, for scripts that parse the line.
         print("ok: \(configuration.routes.count) routes")
     }
 }

@@ -4,12 +4,12 @@ import Testing
 
 @testable import FolioClient
 
-/// Each dialect adapter against a real gateway route of that dialect (SPEC 3.8): the paged list
+/// Each dialect adapter against a real gateway route of that dialect (docs/API.md, "Dialects"): the paged list
 /// walks the whole list from one snapshot, the feed follows the dialect's `next`, and the
 /// section index (Folio's own parameters, the same in every dialect) lines up with the rows.
 ///
 /// Each also on a route that renames its paging parameters (`params`, applied on top of the
-/// dialect's names, SPEC 3.8), with the endpoint given the same renames: there the standard
+/// dialect's names, docs/API.md, "Dialects"), with the endpoint given the same renames: there the standard
 /// names would be ignored parameters, and every request would get the first page.
 @Suite struct DialectEndToEndTests {
     @Test(arguments: Dialect.allCases, [false, true])

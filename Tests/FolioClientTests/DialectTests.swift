@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Each dialect adapter reads bodies exactly as SPEC 3.8 writes them, and asks with the
+/// Each dialect adapter reads bodies exactly as docs/API.md, "Dialects" writes them, and asks with the
 /// dialect's own paging parameters.
 @Suite struct DialectTests {
     static let items = upstreamItems(3).items

@@ -125,7 +125,7 @@ final class FailingTransport: Transport {
     }
 }
 
-/// Answers every request with one canned body and headers (dialect bodies exactly as SPEC 3.8
+/// Answers every request with one canned body and headers (dialect bodies exactly as docs/API.md, "Dialects"
 /// writes them) and records the URLs asked.
 final class CannedTransport: Transport {
     let body: String

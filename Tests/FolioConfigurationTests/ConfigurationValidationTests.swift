@@ -353,7 +353,8 @@ struct ConfigurationValidationTests {
         #expect((problems.first?.line ?? 0) >= 2)
     }
 
-    /// `folio validate` prints one line per problem (SPEC 8), whatever a key or value holds.
+    /// `folio validate` prints one line per problem (docs/CONFIG.md, "Grammar and validation"), whatever a key or value
+    /// holds.
     @Test("line breaks and control characters of keys and values are escaped in the problem line")
     func problemLinesStayOneLine() {
         let yaml = #"server: {"bad\nkey": 1, listen: "x\ny\u001B[2J\u2028\u202E"}"# + "\n" + ConfigFixture.minimal

@@ -4,7 +4,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-/// `dialect` in the config (SPEC 2, 2.1, 3.8): read per route and in `defaults`, an unknown one
+/// `dialect` in the config (docs/CONFIG.md; docs/API.md, "Dialects"): read per route and in `defaults`, an unknown one
 /// reported at its key, and each dialect's names reserved like Folio's own parameters.
 @Suite struct DialectConfigurationTests {
     static let cases: [ValidationCase] = [

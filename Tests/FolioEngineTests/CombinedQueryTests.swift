@@ -3,8 +3,8 @@ import Testing
 
 @testable import FolioEngine
 
-/// Sort keys, `beginsWith`, a filter and `q` in one request (SPEC 3.3, 3.6), chained as the
-/// gateway chains them, against the slow references of the sorting, filter and search tests.
+/// Sort keys, `beginsWith`, a filter and `q` in one request (docs/API.md, "Section index" and "Requests"), chained as
+/// the gateway chains them, against the slow references of the sorting, filter and search tests.
 @Suite struct CombinedQueryTests {
     typealias Support = SectionsSupport
 

@@ -3,7 +3,7 @@ import Testing
 @testable import FolioEngine
 
 /// Every link a dialect writes is a request the same dialect reads back as the same slice size,
-/// spelling and kept parameters, pointing at the offset it names (SPEC 3.1 "links", 3.8).
+/// spelling and kept parameters, pointing at the offset it names (docs/API.md, "The page" and "Dialects").
 @Suite struct DialectLinkRoundTripTests {
     /// Pieces a query is built from: each dialect's paging, sort and filter names with good and
     /// bad values, Folio's own parameters and unknown ones.

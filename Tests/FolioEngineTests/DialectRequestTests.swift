@@ -2,7 +2,7 @@ import Testing
 
 @testable import FolioEngine
 
-/// SPEC 3.8: each dialect reads the requests its real clients send (copied from the clients'
+/// docs/API.md, "Dialects": each dialect reads the requests its real clients send (copied from the clients'
 /// and servers' documentation) into Folio's own request, and names pages in links its own way.
 @Suite struct DialectRequestTests {
     static func options(_ dialect: Dialect, filterable: [String] = []) -> PagingOptions {
@@ -176,7 +176,7 @@ import Testing
         #expect(request.kept.map(\.key) == ["fields", "price[gt]", "pageSize"])
         let ranged = try Self.interpret("", Self.options(.simpleRest), range: "items=10-19")
         #expect(ranged.range == ItemRange(first: 10, last: 19) && ranged.offset == 10)
-        // ra-data-simple-rest also sends `Range: posts=0-24`: another unit, ignored (SPEC 8).
+        // ra-data-simple-rest also sends `Range: posts=0-24`: another unit, ignored (docs/API.md, "Range requests").
         let other = try Self.interpret("range=%5B0%2C24%5D", Self.options(.simpleRest), range: "posts=0-24")
         #expect(other.range == nil && other.pageSize == 25)
         #expect(throws: FolioError.self) {
@@ -188,7 +188,7 @@ import Testing
     }
 
     /// A `Range` that starts off a page boundary gets links that step from its first item
-    /// (SPEC 3.1), spelled with the dialect's offset parameters when its page links could
+    /// (docs/API.md, "The page"), spelled with the dialect's offset parameters when its page links could
     /// only name aligned offsets; an aligned one keeps the page links.
     @Test(arguments: [
         (Dialect.drf, "items=1-2", "/o?limit=2&offset=3&snapshot=T"),

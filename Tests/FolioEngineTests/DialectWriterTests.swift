@@ -3,7 +3,7 @@ import Testing
 
 @testable import FolioEngine
 
-/// SPEC 3.8 bodies: each dialect's shape around the items' exact bytes.
+/// docs/API.md, "Dialects" bodies: each dialect's shape around the items' exact bytes.
 @Suite struct DialectWriterTests {
     /// Elements with unusual spacing and escapes, so a re-encoding would show.
     static let elements = ["1.0", #"{"a" : "\u00e9"}"#, "[ ]", "true", "null"]

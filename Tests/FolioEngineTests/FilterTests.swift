@@ -3,7 +3,7 @@ import Testing
 
 @testable import FolioEngine
 
-/// `?FIELD=a&FIELD=b`, `[ne]`, `[gt]`, `[gte]`, `[lt]`, `[lte]` (SPEC 3.6) on random lists of
+/// `?FIELD=a&FIELD=b`, `[ne]`, `[gt]`, `[gte]`, `[lt]`, `[lte]` (docs/API.md, "Requests") on random lists of
 /// every JSON type (missing and null values, non-ASCII strings, `1`, `1.0` and `1e0`), against
 /// the slow reference of the sorting tests.
 @Suite struct FilterTests {
@@ -22,7 +22,7 @@ import Testing
         }
     }
 
-    /// Whether `value` passes the filter, written from SPEC 3.6's words.
+    /// Whether `value` passes the filter, written from docs/API.md, "Requests"'s words.
     static func matches(_ value: Value, _ comparison: ListRequest.Comparison, _ targets: [String]) -> Bool {
         switch comparison {
         case .equal: return targets.contains { equal(value, $0) }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FolioEngine
 
-/// `?q=` (SPEC 3.6) on random lists against the folding reference of the sorting tests.
+/// `?q=` (docs/API.md, "Requests") on random lists against the folding reference of the sorting tests.
 @Suite struct SearchTests {
     /// Whether `text`'s folded characters contain `query`'s (the reference's own folding),
     /// character by character: grapheme clusters, not scalars.
@@ -90,7 +90,7 @@ import Testing
     }
 }
 
-/// Filtered views kept per snapshot (SPEC 3.6: built once, counted, least recently used first).
+/// Filtered views kept per snapshot (docs/API.md, "Requests": built once, counted, least recently used first).
 @Suite struct ViewCacheTests {
     @Test func aViewIsBuiltOnceCountedAndTheLeastRecentlyUsedGoesFirst() {
         let indexes = SnapshotIndexes(list: SectionsSupport.list((0..<10).map { "\($0)" }), sectionKey: nil)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FolioEngine
 
-/// `?fields=` (SPEC 3.6) against a reference that knows each member's bytes as written.
+/// `?fields=` (docs/API.md, "Requests") against a reference that knows each member's bytes as written.
 @Suite struct SparseFieldsTests {
     static func write(_ element: String, _ names: [String]) -> String {
         let list = ItemList(

@@ -65,7 +65,7 @@ import Testing
         #expect(answer.text.contains("\"totalCount\":\(DemoData.count)"))
         process.interrupt()
         process.waitUntilExit()
-        // Logs are JSON lines on stdout (SPEC 7), the built-in upstream's too: nothing on stderr.
+        // Logs are JSON lines on stdout (docs/OPERATIONS.md, "Logs"), the built-in upstream's too: nothing on stderr.
         #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
     }
 }

@@ -21,7 +21,7 @@ func withDemoGateway(_ body: @Sendable (any TestClientProtocol) async throws -> 
     }
 }
 
-/// The demo serves one route per dialect (SPEC 3.8); the README's and the tour's requests give
+/// The demo serves one route per dialect (docs/API.md, "Dialects"); the README's and the tour's requests give
 /// the same items as Folio's own route over the same list.
 @Suite struct DemoDialectTests {
     @Test func readmeRequestsPerDialect() async throws {

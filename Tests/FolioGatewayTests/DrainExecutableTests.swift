@@ -71,7 +71,7 @@ struct DrainExecutableTests {
             try await waitUntil("the error line") { folio.standardError.hasSuffix("\n") }
             let errorLines = folio.standardError.split(separator: "\n")
             #expect(errorLines.count == 1)
-            // Which listener, where, and why (SPEC 1: one clear line).
+            // Which listener, where, and why (docs/OPERATIONS.md, "Signals": one clear line).
             #expect(
                 errorLines.first
                     == "folio: server.listen: cannot listen on 127.0.0.1:\(taken.port): Address already in use")

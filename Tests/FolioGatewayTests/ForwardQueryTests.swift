@@ -3,8 +3,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// `forwardQuery` (SPEC 2, 5.1): the named query parameters reach the upstream and select the
-/// list, one per value however the client spells it; Folio's own parameters never reach it.
+/// `forwardQuery` (docs/CONFIG.md; docs/CACHING.md, "One snapshot per key"): the named query parameters reach the
+/// upstream and select the list, one per value however the client spells it; Folio's own parameters never reach it.
 @Suite struct ForwardQueryTests {
     static func yaml(_ upstream: String) -> String {
         gatewayYAML(upstream: upstream + "/api", route: "forwardQuery: [tenant, region]")

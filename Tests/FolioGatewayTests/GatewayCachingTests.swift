@@ -516,7 +516,7 @@ import Testing
         }
     }
 
-    /// Read after write (SPEC 5.4): a request made after an unsafe method's 2xx starts a fill
+    /// Read after write (docs/CACHING.md, "Invalidation"): a request made after an unsafe method's 2xx starts a fill
     /// of its own, never joining one that began before the drop; the earlier fill still answers
     /// the request that started it, but is not stored.
     @Test func aRequestAfterADropNeverJoinsAFillThatBeganBeforeIt() async throws {

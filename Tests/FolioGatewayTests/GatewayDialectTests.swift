@@ -7,7 +7,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// SPEC 3.8 end to end: one route per dialect over the same upstream list; each real client's
+/// docs/API.md, "Dialects" end to end: one route per dialect over the same upstream list; each real client's
 /// own requests and its own way of walking to the end, against the upstream's elements.
 @Suite struct GatewayDialectTests {
     static let dialects = ["folio", "drf", "hal", "jsonserver", "simplerest"]
@@ -174,7 +174,7 @@ import Testing
             #expect(filtered.header("X-Total-Count") == String(expected.count))
             let many = try await Self.get(client, "/jsonserver/objects?id=3&id=5&id=8")
             #expect(try Self.bareItems(many.text) == [3, 5, 8].map { Self.elements()[$0] })
-            // One comparison in both spellings is one parameter given twice (SPEC 3.6), not a
+            // One comparison in both spellings is one parameter given twice (docs/API.md, "Requests"), not a
             // silent choice of one of them.
             for uri in ["/jsonserver/objects?id_gte=10&id%5Bgte%5D=11", "/jsonserver/objects?id[ne]=1&id_ne=2"] {
                 let twice = try await client.execute(uri: uri, method: .get)

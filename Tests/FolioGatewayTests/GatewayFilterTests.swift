@@ -4,7 +4,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// Filters through the gateway (SPEC 3.6): "any of" values, comparisons, totals and links that
+/// Filters through the gateway (docs/API.md, "Requests"): "any of" values, comparisons, totals and links that
 /// describe the filtered list.
 @Suite struct GatewayFilterTests {
     static let elements = [
@@ -60,7 +60,7 @@ import Testing
     }
 }
 
-/// `?q=` through the gateway (SPEC 3.6).
+/// `?q=` through the gateway (docs/API.md, "Requests").
 @Suite struct GatewaySearchTests {
     @Test func qSearchesTheSearchableFieldsFoldedAndCombinesWithFilters() async throws {
         let elements = [

@@ -89,7 +89,7 @@ import Testing
                 #expect(foreign.header("Allow") != nil)
                 #expect(foreign.header("Access-Control-Allow-Origin") == nil)
                 // An OPTIONS that is no preflight gets no allow headers, even from an allowed
-                // origin (SPEC 3.2); it is still a route answer.
+                // origin (docs/API.md, "Headers on every page"); it is still a route answer.
                 let plain = try await client.execute(
                     uri: "/objects", method: .options, headers: [.origin: "https://app.example.com"])
                 #expect(plain.status == .noContent)
@@ -147,7 +147,7 @@ import Testing
         }
     }
 
-    /// A field the client's `Connection` names is hop-by-hop (SPEC 6): a `vary` header or a
+    /// A field the client's `Connection` names is hop-by-hop (docs/API.md, "Proxy headers"): a `vary` header or a
     /// credential named there neither reaches the upstream nor selects the list, and a
     /// forwarding-chain field named there does not reach it either, even from a trusted proxy.
     @Test func fieldsNamedInConnectionNeitherGoUpstreamNorSelectTheList() async throws {

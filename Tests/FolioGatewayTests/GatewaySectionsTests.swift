@@ -173,7 +173,7 @@ import Testing
         }
     }
 
-    /// `beginsWith` narrows a section index like any filter (SPEC 3.6: "section indexes
+    /// `beginsWith` narrows a section index like any filter (docs/API.md, "Requests": "section indexes
     /// describe the filtered list"): by category, the counts of section A only; alphabetical,
     /// the one section.
     @Test func beginsWithNarrowsTheSectionIndex() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// `?fields=` through the gateway (SPEC 3.6): the chosen members' bytes, kept in links and in
+/// `?fields=` through the gateway (docs/API.md, "Requests"): the chosen members' bytes, kept in links and in
 /// the ETag.
 @Suite struct GatewaySparseFieldsTests {
     @Test func fieldsKeepTheChosenMembersAndTheirBytes() async throws {

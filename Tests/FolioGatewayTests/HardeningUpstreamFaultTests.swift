@@ -221,7 +221,7 @@ enum UpstreamFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// A bypassed request (credentials under `authorized: bypass`) keeps its row's exact
-    /// `Cache-Status` (SPEC 8) whether the upstream's error is passed through or Folio answers a
+    /// `Cache-Status` (docs/API.md, "Cache-Status") whether the upstream's error is passed through or Folio answers a
     /// problem of its own. The slow faults are left out: their time says nothing more here.
     @Test(arguments: UpstreamFault.allCases.filter { $0 != .slowDrip && $0 != .slowHead })
     func aBypassedFaultKeepsTheBypassRow(_ fault: UpstreamFault) async throws {

@@ -66,7 +66,7 @@ struct LimitBreachMetricsTests {
                 let after = try await folio.metrics()
                 Self.expectOneBreach(of: breach.limit, before: before, after: after)
                 // A request refused for itself (413, 414, 431) reaches no upstream: no exchange
-                // is counted and it carries no Cache-Status (SPEC 5.2); a failed fill has both.
+                // is counted and it carries no Cache-Status (docs/API.md, "Cache-Status"); a failed fill has both.
                 let involvedUpstream = breach.status >= 500
                 #expect(Self.fetches(after) - Self.fetches(before) == (involvedUpstream ? 1 : 0))
                 #expect((answer.headers.first(name: "Cache-Status") != nil) == involvedUpstream)

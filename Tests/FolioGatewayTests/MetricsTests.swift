@@ -73,7 +73,7 @@ struct MetricsTests {
     }
 
     /// A forward whose upstream cannot be reached is a 502 that still says how the cache was
-    /// involved (SPEC 5.2: `fwd=request` for an unsafe method, `fwd=bypass` for the fallback),
+    /// involved (docs/API.md, "Cache-Status": `fwd=request` for an unsafe method, `fwd=bypass` for the fallback),
     /// and one upstream exchange that failed.
     @Test func aFailedForwardKeepsItsCacheStatus() async throws {
         let refusing = try RefusingPort()
@@ -242,7 +242,7 @@ struct MetricsTests {
         (.uncacheable, "folio; fwd=uri-miss", .uncacheable),
         (.uncacheable.failed(with: 502), "folio; fwd=miss; fwd-status=502", .miss),
         (.bypass, "folio; fwd=bypass", .bypass),
-        // Exactly the parameters of its row (SPEC 8): no `fwd-status` on a bypass.
+        // Exactly the parameters of its row (docs/API.md, "Cache-Status"): no `fwd-status` on a bypass.
         (.bypass.failed(with: 504), "folio; fwd=bypass", .bypass),
     ])
     func oneOutcomeWritesTheHeaderAndLabelsTheMetric(outcome: CacheOutcome, header: String, result: CacheResult) {
@@ -252,7 +252,7 @@ struct MetricsTests {
         #expect(CacheResult(cacheStatus: header) == result)
     }
 
-    /// A bypass stays a bypass; any other failed direct fetch is a failed fill (SPEC 5.2's rows).
+    /// A bypass stays a bypass; any other failed direct fetch is a failed fill (docs/API.md's "Cache-Status" rows).
     @Test func aFailedDirectFetchTakesItsRow() {
         #expect(CacheOutcome.bypass.failed(with: 502) == .bypass)
         #expect(CacheOutcome.uncacheable.failed(with: 504) == .missFailed(status: 504))

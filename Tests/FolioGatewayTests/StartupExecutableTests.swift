@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Start-up errors of the built `folio` executable (SPEC 1: "exit 1 with one clear line on
+/// Start-up errors of the built `folio` executable (docs/OPERATIONS.md, "Signals": "exit 1 with one clear line on
 /// stderr"), and where it looks for its config.
 @Suite("Start-up errors (executable)")
 struct StartupExecutableTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// How the shared store's health logs what Redis refuses (SPEC 5.5: no line per command).
+/// How the shared store's health logs what Redis refuses (docs/SHARED-STORE.md: no line per command).
 @Suite struct StoreHealthTests {
     /// A Redis that refuses writes (READONLY after a failover, OOM) refuses every one of them:
     /// one line per operation and minute, saying how many refusals it stands for; the store

@@ -1,5 +1,5 @@
 extension Dialect {
-    /// Folio's own requests and envelope (SPEC 3, 3.1): `pageSize` with `offset` or `page`
+    /// Folio's own requests and envelope (docs/API.md, "Requests" and "The page"): `pageSize` with `offset` or `page`
     /// (renamed by `params`, first page `pageBase`), `sort=a,-b`, `FIELD[op]=v` filters.
     public static let folio = Dialect(
         name: "folio",

@@ -1,12 +1,11 @@
-/// The request parameters and page body of one family of clients (config `dialect`, SPEC 3.8),
+/// The request parameters and page body of one family of clients (config `dialect`, docs/API.md, "Dialects"),
 /// so clients written for another server work unchanged in front of Folio.
 ///
-/// A dialect is a pair of tables, each in its dialect's own file (`Dialect+DRF.swift`, …):
-/// how the request reads into Folio's own `ListRequest` (paging names, page base, sort and
-/// filter syntax) and how the body is written around the items' bytes. Everything else
-/// (snapshots, `metadataOnly`, `groupBy`, `beginsWith`, `q`, filters, `fields`, `Range`, the
-/// headers of SPEC 3.2) is Folio's in every dialect. A new dialect is one new file and one entry
-/// in `Dialect.all`.
+/// A dialect is a pair of tables, each in its dialect's own file (`Dialect+DRF.swift`, …): how the request reads into
+/// Folio's own `ListRequest` (paging names, page base, sort and filter syntax) and how the body is written around the
+/// items' bytes. Everything else (snapshots, `metadataOnly`, `groupBy`, `beginsWith`, `q`, filters, `fields`, `Range`,
+/// the headers of docs/API.md, "Headers on every page") is Folio's in every dialect. A new dialect is one new file and
+/// one entry in `Dialect.all`.
 public struct Dialect: Sendable {
     /// The config name (`dialect: drf`).
     public let name: String
@@ -38,7 +37,7 @@ public struct Dialect: Sendable {
     }
 
     /// The query parameter names this dialect reads on a route with renames `names`, which a
-    /// `groupable`, `filterable` or `forwardQuery` name may not take (SPEC 2.1).
+    /// `groupable`, `filterable` or `forwardQuery` name may not take (docs/CONFIG.md, "Grammar and validation").
     public func parameterNames(_ names: ParameterNames) -> [String] {
         var result: [String] = []
         for name in pagingModes(names, 0).flatMap(\.names) + [sort.key, sort.orderKey, filter?.key].compactMap({ $0 })
@@ -94,14 +93,14 @@ struct PagingMode: Sendable {
     }
 
     /// A dialect's own name for a paging role, unless the route renames that role (`params`
-    /// renames apply on top of the dialect's names, SPEC 3.8).
+    /// renames apply on top of the dialect's names, docs/API.md, "Dialects").
     static func name(_ own: String, renamed configured: String, folioDefault: String) -> String {
         configured == folioDefault ? own : configured
     }
 }
 
 /// How a dialect spells the order: `key` (and `orderKey`) read into Folio's `sort` text
-/// (`category,-price`), whose fields then obey the route's permissions (SPEC 3.6).
+/// (`category,-price`), whose fields then obey the route's permissions (docs/API.md, "Requests").
 struct SortReading: Sendable {
     let key: String
     /// Whether `key` may repeat, one sort key per value (Spring's `sort=a&sort=b,desc`).

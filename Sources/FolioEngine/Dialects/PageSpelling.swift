@@ -1,5 +1,5 @@
 /// How a link names one page of a list in the query: the paging parameters a dialect writes
-/// after the client's kept parameters (SPEC 3.1 "links", 3.8).
+/// after the client's kept parameters (docs/API.md, "The page" and "Dialects").
 public enum PageSpelling: Sendable, Hashable {
     /// `size=N&offset=X` (Folio's default style, DRF's `limit`/`offset`, json-server's
     /// `_limit`/`_start`).

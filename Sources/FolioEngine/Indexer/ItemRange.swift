@@ -42,7 +42,7 @@ public enum ContentRange {
         "items \(first)-\(last)/\(total)"
     }
 
-    /// `posts 0-24/319` on a `200` page of the `simplerest` dialect (SPEC 3.8), `unit` the
+    /// `posts 0-24/319` on a `200` page of the `simplerest` dialect (docs/API.md, "Dialects"), `unit` the
     /// route's `itemsKey`; `posts */319` when the page holds no items (`*/0` for an empty list).
     public static func page(unit: String, items: Range<Int>, total: Int) -> String {
         items.isEmpty ? "\(unit) */\(total)" : "\(unit) \(items.lowerBound)-\(items.upperBound - 1)/\(total)"

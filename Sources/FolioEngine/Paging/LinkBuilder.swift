@@ -3,7 +3,7 @@
 public struct LinkBuilder: Sendable {
     /// `base?kept&…&`: everything before the paging parameters.
     private let prefix: String
-    /// How the paging parameters are written (Folio's names, or a dialect's, SPEC 3.8).
+    /// How the paging parameters are written (Folio's names, or a dialect's, docs/API.md, "Dialects").
     public let spelling: PageSpelling
     public let pageSize: Int
     /// The snapshot token the page was cut from (also written into the envelope).

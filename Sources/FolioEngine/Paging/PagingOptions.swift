@@ -35,7 +35,7 @@ public struct PagingOptions: Sendable, Hashable {
     /// Field names usable as `?FIELD=value` and `?FIELD[op]=value` filters (the groupable and
     /// filterable ones); they count as Folio's own parameters.
     public var filterable: [String]
-    /// How requests name pages, sort and filter, and how bodies are written (SPEC 3.8).
+    /// How requests name pages, sort and filter, and how bodies are written (docs/API.md, "Dialects").
     public var dialect: Dialect
 
     public init(

@@ -27,7 +27,7 @@ struct DecimalNumber {
         while index < end, Self.isDigit(bytes[index]) { index += 1 }
         let integerEnd = index
         guard integerEnd > integerStart else { return nil }
-        // JSON has no leading zeros: `01` is a string's text in a filter (SPEC 3.6), and never
+        // JSON has no leading zeros: `01` is a string's text in a filter (docs/API.md, "Requests"), and never
         // an element's value (the indexer refuses it).
         guard integerEnd - integerStart == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
         var fractionStart = index

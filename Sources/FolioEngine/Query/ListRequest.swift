@@ -11,7 +11,7 @@ public struct ListRequest: Sendable, Hashable {
     /// Effective page size, after clamping; for a `Range`, its width (clamped likewise).
     public var pageSize: Int
     public var style: Style
-    /// How links name pages, as the request named its own (a dialect's names, SPEC 3.8); nil:
+    /// How links name pages, as the request named its own (a dialect's names, docs/API.md, "Dialects"); nil:
     /// Folio's names in `style`.
     public var spelling: PageSpelling?
     public var metadataOnly: Bool
@@ -24,9 +24,9 @@ public struct ListRequest: Sendable, Hashable {
     /// The `Range` being served (answered with 206), already clamped to `maxPageSize`; nil when
     /// there was none, it was ignored (malformed, or with `metadataOnly`).
     public var range: ItemRange?
-    /// `?q=text`: a search in the route's `searchable` fields (SPEC 3.6).
+    /// `?q=text`: a search in the route's `searchable` fields (docs/API.md, "Requests").
     public var q: String?
-    /// `?fields=id,name`: the top-level members each item keeps (SPEC 3.6); nil: whole items.
+    /// `?fields=id,name`: the top-level members each item keeps (docs/API.md, "Requests"); nil: whole items.
     public var fields: [String]?
     /// The client's parameters that links keep, in the original order and encoding: all but
     /// the paging params (after renames), `snapshot` and `metadataOnly`.
@@ -44,7 +44,7 @@ public struct ListRequest: Sendable, Hashable {
         }
     }
 
-    /// `?FIELD=v` (equal; repeated: any of) and `?FIELD[op]=v` (SPEC 3.6).
+    /// `?FIELD=v` (equal; repeated: any of) and `?FIELD[op]=v` (docs/API.md, "Requests").
     public enum Comparison: String, Sendable, Hashable, CaseIterable {
         case equal = "eq"
         case notEqual = "ne"

@@ -1,4 +1,4 @@
-/// `?fields=id,name` (SPEC 3.6): each item written with only the named top-level members, in the
+/// `?fields=id,name` (docs/API.md, "Requests"): each item written with only the named top-level members, in the
 /// item's own order, each member's bytes (key and value) copied exactly as the upstream wrote
 /// them, joined by `,`. An item that is not an object is written unchanged; a name an item lacks
 /// is simply absent. No item is decoded.

@@ -1,4 +1,4 @@
-/// One `searchable` field of every element, folded once per snapshot (SPEC 3.6, `?q=`): the
+/// One `searchable` field of every element, folded once per snapshot (docs/API.md, "Requests", `?q=`): the
 /// folded UTF-8 of each string value laid end to end, with each element's start. Values that
 /// are not strings (missing, null, numbers, …) are empty and never match.
 final class SearchColumn: Sendable {
@@ -34,7 +34,7 @@ final class SearchColumn: Sendable {
     var retainedBytes: Int { arena.capacity + offsets.capacity * 4 }
 
     /// Marks in `found` every element whose folded value contains `needle` (folded UTF-8,
-    /// not empty) character by character (SPEC 3.6): UTF-8 is self-synchronizing, so a byte
+    /// not empty) character by character (docs/API.md, "Requests"): UTF-8 is self-synchronizing, so a byte
     /// match starts and ends on scalars, and it counts only where both ends are also
     /// character (grapheme) boundaries, so `И` does not find `Й` (`И` and a combining breve
     /// after folding) and a lone mark finds nothing.

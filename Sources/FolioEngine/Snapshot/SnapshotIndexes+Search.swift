@@ -1,6 +1,6 @@
 extension SnapshotIndexes {
     /// Element indices, in `order` (upstream order when nil), where at least one of `fields` is
-    /// a string containing `query`, both folded as sorting folds (SPEC 3.6: `q=orst` finds
+    /// a string containing `query`, both folded as sorting folds (docs/API.md, "Requests": `q=orst` finds
     /// `Ørsted`). An empty query keeps everything. Each field is folded once per snapshot; each
     /// distinct query's answer is kept (4 bytes per matching element, the last
     /// `searchesKept` queries), so asking again costs a lookup.

@@ -78,7 +78,7 @@ extension SnapshotIndexes {
 }
 
 extension SnapshotIndexes {
-    /// The alphabetical index of only the elements in `kept` (a filtered list, SPEC 3.3): counts
+    /// The alphabetical index of only the elements in `kept` (a filtered list, docs/API.md, "Section index"): counts
     /// of those elements, offsets in their order by `sectionKey`, empty sections left out.
     public func alphabeticalSections(narrowedTo kept: [UInt32]) -> [Section] {
         guard let sectionKey else { return [] }

@@ -40,7 +40,7 @@ extension SnapshotIndexes {
     }
 
     /// Element indices, in `order` (upstream order when nil), whose `field` matches a filter
-    /// (SPEC 3.6): `.equal` any of `values` (as `?FIELD=value`); `.notEqual` none of them
+    /// (docs/API.md, "Requests"): `.equal` any of `values` (as `?FIELD=value`); `.notEqual` none of them
     /// (missing and null included); the orderings one value each: a number compares with
     /// numbers by exact decimal value, anything else with strings in the string order of
     /// sorting; missing, null and values of the other type never match. Each answer is a few

@@ -8,8 +8,8 @@ import ServiceLifecycle
     import Darwin
 #endif
 
-/// A listener that could not bind its address (a port in use, a host that does not resolve),
-/// said in the one clear line SPEC 1 asks of start-up errors: which key, which address, why.
+/// A listener that could not bind its address (a port in use, a host that does not resolve), said in the one clear line
+/// docs/OPERATIONS.md ("Signals") promises for start-up errors: which key, which address, why.
 public struct ListenerError: Error, CustomStringConvertible {
     /// The config key of the listener: `server.listen` or `server.admin`.
     public let key: String

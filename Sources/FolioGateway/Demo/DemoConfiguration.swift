@@ -46,7 +46,7 @@ public enum DemoConfiguration {
             sortable: [name, price, id]
             groupable: [category]
 
-          # The same list in the page shapes other servers' clients expect (dialects, SPEC 3.8):
+          # The same list in the page shapes other servers' clients expect (dialects, docs/API.md, "Dialects"):
           # Django REST framework, Spring Data REST (HAL), json-server and react-admin's simple REST.
           - name: drf-objects
             path: /drf/objects

@@ -31,12 +31,12 @@ struct ListSelector: Sendable {
         cookie = hopByHop.contains("cookie") ? nil : fields[.cookie]
     }
 
-    /// The `forwardQuery` parameters as the upstream gets them and the cache key holds them:
-    /// one list per value (SPEC 5.1), however the client spelled it. Ordered by name (several
-    /// values of one name keep their order), and each piece normalized as RFC 3986 6.2.2 allows
-    /// without changing what it means: a percent-encoded unreserved character is decoded and other
-    /// escapes are written in upper case, so `tenant=%61` and `tenant=a` are one list. Anything
-    /// else (`+`, reserved characters, their escapes) stays as sent, since upstreams differ on it.
+    /// The `forwardQuery` parameters as the upstream gets them and the cache key holds them: one list per value
+    /// (docs/CACHING.md, "One snapshot per key"), however the client spelled it. Ordered by name (several values of one
+    /// name keep their order), and each piece normalized as RFC 3986 6.2.2 allows without changing what it means: a
+    /// percent-encoded unreserved character is decoded and other escapes are written in upper case, so `tenant=%61` and
+    /// `tenant=a` are one list. Anything else (`+`, reserved characters, their escapes) stays as sent, since upstreams
+    /// differ on it.
     static func forwarded(_ parameters: [QueryParameter], names: Set<String>) -> String {
         guard !names.isEmpty else { return "" }
         return parameters.enumerated()

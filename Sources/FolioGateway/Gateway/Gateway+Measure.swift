@@ -52,6 +52,6 @@ extension FolioError {
 extension FolioError {
     /// Whether the upstream exchange failed (502, 504), as opposed to a request Folio refused
     /// for its own part, e.g. a forwarded body over the limit (400, 413), which is no exchange:
-    /// it counts as no upstream fetch and carries no `Cache-Status` (SPEC 5.2).
+    /// it counts as no upstream fetch and carries no `Cache-Status` (docs/API.md, "Cache-Status").
     var isUpstreamFailure: Bool { status >= 500 }
 }
