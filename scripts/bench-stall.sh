@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's "no stall beside a fill" figure (BENCHMARKS.md, "Performance"): cached pages of one
+# Issue 19's "no stall beside a fill" figure (BENCHMARKS.md, "No stall beside a fill"): cached pages of one
 # route under an open-loop load of RATE requests/s (Benchmarks' `open-loop`: requests due at
 # fixed instants, latency from the due instant), first alone, then while another route fills a
 # ~100 MB list from nginx (a fill every second of the run: `cache.ttl: 1s` on that route and a

@@ -57,7 +57,7 @@ extension Configuration {
         case redis
     }
 
-    /// `cache.redis` (README, "Several replicas").
+    /// `cache.redis` (docs/SHARED-STORE.md).
     public struct RedisSettings: Sendable, Equatable {
         /// `url` (or `FOLIO_REDIS_URL`, when the file sets none); the password may also come
         /// from `FOLIO_REDIS_PASSWORD`. Required with `store: redis`.

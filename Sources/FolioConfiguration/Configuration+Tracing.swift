@@ -1,5 +1,5 @@
 extension Configuration {
-    /// `tracing:` (README, "Traces"). Read once at start: a reload that changes it is logged as
+    /// `tracing:` (docs/OPERATIONS.md, "Traces"). Read once at start: a reload that changes it is logged as
     /// needing a restart (the tracer and its exporter live as long as the process).
     public struct Tracing: Sendable, Equatable {
         /// `otlpEndpoint`: the collector's OTLP/HTTP base (`http://otel-collector:4318`); spans

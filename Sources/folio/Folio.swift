@@ -87,7 +87,7 @@ func makeMetricsRegistry() -> PrometheusCollectorRegistry {
     return registry
 }
 
-/// Runs until SIGTERM/SIGINT and exits with the status README "Signals" gives: 0 when drained,
+/// Runs until SIGTERM/SIGINT and exits with the status docs/OPERATIONS.md, "Signals", gives: 0 when drained,
 /// 1 when requests were cut off or a listener could not start.
 func runUntilDrained(_ service: ServerLifecycle) async throws -> Never {
     let termination: Termination

@@ -6,7 +6,7 @@ import Yams
 @testable import FolioGateway
 
 /// What can be checked about the image and the Kubernetes example without a Docker engine or a
-/// cluster (README, "Docker", "Kubernetes"). `scripts/check-container.sh --build` adds the `ldd`
+/// cluster (docs/OPERATIONS.md, "Docker" and "Kubernetes"). `scripts/check-container.sh --build` adds the `ldd`
 /// check of a static build.
 @Suite("Container and Kubernetes example")
 struct ContainerTests {

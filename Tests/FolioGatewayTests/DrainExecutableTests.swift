@@ -5,7 +5,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// The SIGTERM/SIGINT contract (README, "Signals") against the built `folio` executable: exit
+/// The SIGTERM/SIGINT contract (docs/OPERATIONS.md, "Signals") against the built `folio` executable: exit
 /// status and all.
 @Suite("Drain on SIGTERM/SIGINT (executable)")
 struct DrainExecutableTests {

@@ -8,7 +8,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// The shutdown order of README, "Signals", in process: `/readyz` fails at once, the client
+/// The shutdown order of docs/OPERATIONS.md, "Signals", in process: `/readyz` fails at once, the client
 /// listener closes after `shutdownDelay`, requests in flight get `drainTimeout`, the admin listener
 /// answers throughout.
 @Suite("Drain on SIGTERM/SIGINT (in process)")

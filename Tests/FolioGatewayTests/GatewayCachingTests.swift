@@ -9,8 +9,8 @@ import Testing
 
 @testable import FolioGateway
 
-/// Freshness, revalidation, stale serving, coalescing, credentials, memory bound (README,
-/// "Caching"; docs/API.md, "Cache-Status").
+/// Freshness, revalidation, stale serving, coalescing, credentials, memory bound (docs/CACHING.md,
+/// the sections of each; docs/API.md, "Cache-Status").
 /// Time is a `TestClock`, so nothing here sleeps to let a list expire.
 @Suite struct GatewayCachingTests {
     static let noStale = "cache: { ttl: 60s, staleWhileRevalidate: 0s, staleIfError: 0s }"

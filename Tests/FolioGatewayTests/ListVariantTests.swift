@@ -4,7 +4,7 @@ import Testing
 @testable import FolioGateway
 
 /// `CompiledRoute.listVariant`: the digest in every cache key that keeps replicas on configs
-/// that shape the list differently from sharing snapshots (README, "Config changes, reloads and
+/// that shape the list differently from sharing snapshots (docs/SHARED-STORE.md, "Config changes, reloads and
 /// rolling deploys"), and lets every other change keep sharing.
 @Suite("The list variant of a route")
 struct ListVariantTests {

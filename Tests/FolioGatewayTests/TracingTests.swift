@@ -4,7 +4,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// Tracing (README, "Traces"): W3C trace context from clients to upstreams, and OTLP/HTTP export to
+/// Tracing (docs/OPERATIONS.md, "Traces"): W3C trace context from clients to upstreams, and OTLP/HTTP export to
 /// a receiver the test starts (the exporter sends OTLP's JSON encoding).
 @Suite("Tracing: traceparent propagation and OTLP/HTTP export")
 struct TracingTests {

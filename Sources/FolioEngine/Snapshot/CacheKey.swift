@@ -1,4 +1,4 @@
-/// What selects one cached list (README, "Caching"): the route, path parameters, `forwardQuery`
+/// What selects one cached list (docs/CACHING.md, "One snapshot per key"): the route, path parameters, `forwardQuery`
 /// values, `vary` header values and credential partition, and the route settings that shape
 /// the list (`variant`).
 ///
@@ -10,9 +10,9 @@ public struct CacheKey: Hashable, Sendable {
     public var varyValues: [String]
     /// nil: the anonymous/shared partition; otherwise a hash of the credential headers.
     public var partition: String?
-    /// A digest of the route settings that decide which list the key holds (`items`, `sort`,
-    /// `upstreamPaging`, `authorized`, the `vary` names): replicas whose configs differ there,
-    /// as during a rolling change, never share a snapshot. The gateway sets it from the route (`CompiledRoute.listVariant`).
+    /// A digest of the route settings that decide which list the key holds (`items`, `sort`, `upstreamPaging`,
+    /// `authorized`, the `vary` names): replicas whose configs differ there, as during a rolling change, never share a
+    /// snapshot. The gateway sets it from the route (`CompiledRoute.listVariant`).
     public var variant: String
 
     public init(

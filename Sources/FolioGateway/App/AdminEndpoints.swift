@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 
 /// The admin listener: `/livez`, `/readyz`, `/metrics`, `POST /purge?route=NAME`
-/// (README, "Ports and probes").
+/// (docs/OPERATIONS.md, "Ports and probes").
 ///
 /// A separate listener so probes and scrapes keep working while the client listener drains.
 /// Every endpoint reads the current gateway, so a reload (new `adminToken`, new routes) applies.

@@ -2,7 +2,7 @@ import FolioConfiguration
 import FolioEngine
 import Logging
 
-/// What a reload did (SIGHUP; README, "Signals").
+/// What a reload did (SIGHUP; docs/OPERATIONS.md, "Signals").
 public struct ReloadResult: Sendable {
     /// Why the new config was refused; empty when it is serving.
     public let problems: [ConfigurationProblem]

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Reloads the config on SIGHUP (README, "Signals"). The signal sequence is created before the
+/// Reloads the config on SIGHUP (docs/OPERATIONS.md, "Signals"). The signal sequence is created before the
 /// listeners start, because SIGHUP's default action would end the process.
 struct ReloadService: Service {
     let signals: UnixSignalsSequence

@@ -5,7 +5,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Runs a `FolioServer` in the order README, "Signals", gives.
+/// Runs a `FolioServer` in the order docs/OPERATIONS.md, "Signals", gives.
 ///
 /// On SIGTERM/SIGINT (or `drain()`): `/readyz` fails at once; after `server.shutdownDelay` the
 /// client listener stops accepting and its requests get `server.drainTimeout` to finish; then
@@ -160,7 +160,7 @@ public enum Termination: Sendable, Equatable {
     /// `drainTimeout` passed with requests or answers still in flight; they were cut off.
     case cutOff
 
-    /// 0 when drained, 1 when requests were cut off (README, "Signals").
+    /// 0 when drained, 1 when requests were cut off (docs/OPERATIONS.md, "Signals").
     public var exitCode: Int32 { self == .drained ? 0 : 1 }
 }
 

@@ -17,7 +17,7 @@ struct FillPipeline: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// Called after every fill, stored or failed: its download buffers (a batch of 64 KiB reads
     /// per list being indexed) went back to malloc, which keeps them resident until trimmed
-    /// (concurrent failed fills of 17 MB lists left 70 MB behind; BENCHMARKS.md, "Fifteenth
+    /// (concurrent failed fills of 17 MB lists left 70 MB behind; docs/benchmarks-history.md, "Fifteenth
     /// session").
     let fillEnded: @Sendable () -> Void
 

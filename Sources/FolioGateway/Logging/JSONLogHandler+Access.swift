@@ -1,4 +1,4 @@
-/// The fields of one access-log line (README, "Logs"), in the order `JSONLogHandler` writes
+/// The fields of one access-log line (docs/OPERATIONS.md, "Logs"), in the order `JSONLogHandler` writes
 /// metadata: by key.
 struct AccessLine {
     var cacheStatus: String?

@@ -7,7 +7,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// swift-log handler writing one JSON object per line (README, "Logs"): `time`, `level`, `message`,
+/// swift-log handler writing one JSON object per line (docs/OPERATIONS.md, "Logs"): `time`, `level`, `message`,
 /// `label`, then the metadata in key order. Numbers and booleans in metadata stay JSON numbers and
 /// booleans, arrays and dictionaries nest, everything else is a string.
 public struct JSONLogHandler: LogHandler {

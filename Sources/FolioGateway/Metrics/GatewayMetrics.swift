@@ -1,7 +1,7 @@
 import FolioEngine
 import Prometheus
 
-/// The gateway's Prometheus metrics (README, "Operating Folio"), registered in an injected registry
+/// The gateway's Prometheus metrics (docs/OPERATIONS.md, "Metrics"), registered in an injected registry
 /// so two gateways (tests, a reload) can live in one process without a global bootstrap.
 ///
 /// Handles are created once: per route in `RouteMetrics` (looked up by array index on the hot
