@@ -23,7 +23,8 @@ enum RequestFraming {
         guard !codings.isEmpty else { return }
         guard codings.count == 1, codings[0].trimmingSpaces().lowercased() == "chunked" else {
             throw .badFraming(
-                "Transfer-Encoding '\(codings.joined(separator: ", "))' is not accepted; only 'chunked' is")
+                "Transfer-Encoding '\(DetailText.clip(codings.joined(separator: ", ")))' is not accepted; only 'chunked' is"
+            )
         }
     }
 }
