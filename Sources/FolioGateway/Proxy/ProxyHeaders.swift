@@ -7,11 +7,13 @@ import NIOHTTP1
 public enum ProxyHeaders {
     /// Headers to send upstream for a client request.
     ///
-    /// Removes hop-by-hop headers, `Host` (the upstream URL's authority is sent) and
-    /// `Accept-Encoding` (Folio asks for what it can decode). `Content-Length` stays, for
-    /// forwarded bodies; `UpstreamClient.get` drops it. `X-Forwarded-For` gets `peer` appended
-    /// when the peer is trusted and is replaced by `peer` alone otherwise; `Forwarded` and the
-    /// other `X-Forwarded-*` pass only from trusted peers. `X-Request-ID` becomes `requestID`.
+    /// Removes hop-by-hop headers, `Host` (the upstream URL's authority is sent),
+    /// `Accept-Encoding` (Folio asks for what it can decode) and the client's `traceparent` and
+    /// `tracestate` (the upstream exchange's span writes its own, from what Folio validated).
+    /// `Content-Length` stays, for forwarded bodies; `UpstreamClient.get` drops it.
+    /// `X-Forwarded-For` gets `peer` appended when the peer is trusted and is replaced by `peer`
+    /// alone otherwise; `Forwarded` and the other `X-Forwarded-*` pass only from trusted peers.
+    /// `X-Request-ID` becomes `requestID`.
     ///
     /// - Parameter peer: the client's IP address as text, without port; nil when unknown.
     public static func upstreamRequestHeaders(
@@ -24,6 +26,8 @@ public enum ProxyHeaders {
         removeHopByHop(&headers)
         headers.remove(name: "host")
         headers.remove(name: "accept-encoding")
+        headers.remove(name: "traceparent")
+        headers.remove(name: "tracestate")
 
         let chain = peerIsTrusted ? headers["x-forwarded-for"].joined(separator: ", ") : ""
         headers.remove(name: "x-forwarded-for")
