@@ -48,6 +48,22 @@ extension FolioError {
             detail: "The path segment '\(DetailText.clip(String(segment)))' has bad percent-encoding or is not UTF-8.")
     }
 
+    /// 400: a path holding a dot segment (`.` or `..`, dots possibly percent-encoded); nothing
+    /// is forwarded, since an origin resolving it could serve a path outside the prefix Folio
+    /// forwards to.
+    public static let dotSegmentInPath = FolioError(
+        code: "invalid-path", status: 400, title: "Invalid path",
+        detail: "The path holds a '.' or '..' segment (dots possibly written %2e, segments possibly separated by "
+            + "%2f); clients resolve those before sending.")
+
+    /// 400: a request target that is neither a path (origin form) nor `*` with `OPTIONS`.
+    public static func invalidRequestTarget(_ target: String) -> FolioError {
+        FolioError(
+            code: "invalid-request-target", status: 400, title: "Invalid request target",
+            detail: "The request target '\(DetailText.clip(target))' is not a path starting with '/' "
+                + "('*' is only for OPTIONS).")
+    }
+
     /// 400: a path placeholder's value could change which upstream path is asked.
     public static func invalidPathParameter(name: String) -> FolioError {
         FolioError(
@@ -76,7 +92,7 @@ extension FolioError {
             detail: "no route matches \(DetailText.clip(path))")
     }
 
-    /// 405: a method a list route does not serve.
+    /// 405: a method a list route (or Folio at all: `CONNECT`) does not serve.
     public static func methodNotAllowed(_ method: String, path: String) -> FolioError {
         FolioError(
             code: "method-not-allowed", status: 405, title: "Method not allowed",

@@ -78,7 +78,7 @@ import Testing
         for error in [
             FolioError.duplicateParameter(Self.huge), .invalidPath(segment: Substring(Self.huge)),
             .notFound(path: Self.huge), .methodNotAllowed(Self.huge, path: Self.huge),
-            .snapshotGone(token: Self.huge, first: "/objects"),
+            .snapshotGone(token: Self.huge, first: "/objects"), .invalidRequestTarget(Self.huge),
         ] {
             #expect(Self.longestQuote(error.detail) <= 200, "\(error.code)")
             #expect(Self.longestQuote(error.detail) > 0, "\(error.code)")
