@@ -48,6 +48,22 @@ extension FolioError {
             detail: "The path segment '\(DetailText.clip(String(segment)))' has bad percent-encoding or is not UTF-8.")
     }
 
+    /// 400: a path holding a dot segment (`.` or `..`, dots possibly percent-encoded); nothing
+    /// is forwarded, since an origin resolving it could serve a path outside the prefix Folio
+    /// forwards to.
+    public static let dotSegmentInPath = FolioError(
+        code: "invalid-path", status: 400, title: "Invalid path",
+        detail: "The path holds a '.' or '..' segment (dots possibly written %2e, segments possibly separated by "
+            + "%2f); clients resolve those before sending.")
+
+    /// 400: a request target that is neither a path (origin form) nor `*` with `OPTIONS`.
+    public static func invalidRequestTarget(_ target: String) -> FolioError {
+        FolioError(
+            code: "invalid-request-target", status: 400, title: "Invalid request target",
+            detail: "The request target '\(DetailText.clip(target))' is not a path starting with '/' "
+                + "('*' is only for OPTIONS).")
+    }
+
     /// 400: a path placeholder's value could change which upstream path is asked.
     public static func invalidPathParameter(name: String) -> FolioError {
         FolioError(
@@ -73,14 +89,14 @@ extension FolioError {
     public static func notFound(path: String) -> FolioError {
         FolioError(
             code: "not-found", status: 404, title: "Not found",
-            detail: "no route matches \(DetailText.clip(path, limit: 256))")
+            detail: "no route matches \(DetailText.clip(path))")
     }
 
-    /// 405: a method a list route does not serve.
+    /// 405: a method a list route (or Folio at all: `CONNECT`) does not serve.
     public static func methodNotAllowed(_ method: String, path: String) -> FolioError {
         FolioError(
             code: "method-not-allowed", status: 405, title: "Method not allowed",
-            detail: "\(DetailText.clip(method)) is not served on \(path)")
+            detail: "\(DetailText.clip(method)) is not served on \(DetailText.clip(path))")
     }
 
     /// 410: a `snapshot` token the cache no longer holds; `first` is the current list's first
@@ -261,9 +277,22 @@ extension FolioError {
     }
 }
 
-/// Client text echoed in problem details is clipped so a huge query cannot blow up the answer.
-enum DetailText {
-    static func clip(_ text: String, limit: Int = 64) -> String {
-        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+/// Client text echoed in problem details is clipped so a huge query cannot blow up the answer
+/// (docs/API.md, "Errors": a detail quotes at most 200 bytes of an offending value). Every
+/// problem that quotes what a client sent goes through `clip`.
+package enum DetailText {
+    /// The most bytes of one client value a problem's detail quotes.
+    package static let maxQuotedBytes = 200
+
+    /// `text` whole when it has at most `limit` UTF-8 bytes; otherwise its longest prefix of
+    /// whole Unicode scalars within `limit` bytes, then `…`. Scalars, not Characters: one
+    /// Character may hold any number of combining marks.
+    package static func clip(_ text: String, limit: Int = maxQuotedBytes) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        // Back up to the first byte of a scalar: continuation bytes are 10xxxxxx.
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self) + "…"
     }
 }

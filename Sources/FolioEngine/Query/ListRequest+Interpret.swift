@@ -68,7 +68,9 @@ extension ListRequest {
             case .comparison(let field, let name):
                 guard let comparison = Comparison(rawValue: name), comparison != .equal else {
                     let known = Comparison.allCases.filter { $0 != .equal }.map(\.rawValue).joined(separator: ", ")
-                    throw .invalidParameter("unknown filter operator '\(name)' in '\(key)'; known: \(known)")
+                    throw .invalidParameter(
+                        "unknown filter operator '\(DetailText.clip(name))' in '\(DetailText.clip(key))'; known: \(known)"
+                    )
                 }
                 request.filters.append(Filter(field: field, value: parameter.value, comparison: comparison))
                 request.kept.append(parameter)

@@ -54,11 +54,20 @@ extension Gateway {
         var response = try await failing(with: cacheStatus) {
             try await metrics.measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
                 try await forward(
-                    request, context: context, url: fallback.origin + fallback.path + target.raw, requestID: requestID)
+                    request, context: context, url: fallback.origin + Self.fallbackPath(fallback.path, target.raw),
+                    requestID: requestID)
             }
         }
         response.headers[.cacheStatus] = cacheStatus
         return response
+    }
+
+    /// The fallback's path `prefix` and the client's `target` (a path, `RequestTargetRules`
+    /// saw to it) with exactly one `/` between them: `/fb` or `/fb/` and `/x?q` give `/fb/x?q`.
+    static func fallbackPath(_ prefix: String, _ target: String) -> String {
+        var prefix = Substring(prefix)
+        while prefix.hasSuffix("/") { prefix = prefix.dropLast() }
+        return String(prefix) + (target.hasPrefix("/") ? "" : "/") + target
     }
 
     private func forward(_ request: Request, context: GatewayContext, url: String, requestID: String) async throws

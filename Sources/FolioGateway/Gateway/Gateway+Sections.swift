@@ -31,7 +31,8 @@ struct ListSelection: Sendable {
             }
             guard let title = Folding.title(forBeginsWith: value) else {
                 throw .invalidParameter(
-                    "beginsWith '\(value)' does not fold to exactly one section title (one letter, or '#')")
+                    "beginsWith '\(DetailText.clip(value))' does not fold to exactly one section title (one letter, or '#')"
+                )
             }
             beginsWithTitle = title
         } else {
@@ -75,7 +76,7 @@ struct ListSelection: Sendable {
             } else {
                 let allowed = (route.sectionKey == nil ? [] : ["alphabetical"]) + route.config.groupable.map(\.text)
                 throw .invalidParameter(
-                    "groupBy '\(field)' is not allowed on this route; allowed: \(Self.list(allowed))")
+                    "groupBy '\(DetailText.clip(field))' is not allowed on this route; allowed: \(Self.list(allowed))")
             }
         } else {
             groupBy = nil
@@ -89,13 +90,14 @@ struct ListSelection: Sendable {
         var names: Set<String> = []
         for field in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             let name = field.hasPrefix("-") ? String(field.dropFirst()) : field
-            guard !name.isEmpty else { throw .invalidParameter("sort '\(text)' has an empty key") }
+            guard !name.isEmpty else { throw .invalidParameter("sort '\(DetailText.clip(text))' has an empty key") }
             guard route.sortableFields.contains(name) else {
                 throw .invalidParameter(
-                    "sort '\(field)' is not allowed on this route; allowed: \(Self.list(route.sortableFields))")
+                    "sort '\(DetailText.clip(field))' is not allowed on this route; allowed: \(Self.list(route.sortableFields))"
+                )
             }
             guard names.insert(name).inserted else {
-                throw .invalidParameter("sort '\(text)' names '\(name)' twice")
+                throw .invalidParameter("sort '\(DetailText.clip(text))' names '\(DetailText.clip(name))' twice")
             }
             fields.append(field)
         }

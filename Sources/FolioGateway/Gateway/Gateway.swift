@@ -121,10 +121,12 @@ public final class Gateway: Sendable {
         return response
     }
 
-    /// Refuses what no route may see: bad framing (400) and breached request limits (414, 431).
+    /// Refuses what no route may see: bad framing (400), breached request limits (414, 431),
+    /// `CONNECT` (405), and targets that are no path or hold a dot segment (400).
     func admit(_ request: HTTPRequest) throws(FolioError) {
         try RequestFraming.check(request)
         try RequestLimits.check(request, limits: configuration.limits)
+        try RequestTargetRules.check(request)
     }
 
     /// What every answer carries whoever wrote it: its request ID and CORS fields (kept answers
@@ -154,6 +156,9 @@ public final class Gateway: Sendable {
         } catch {
             metrics.breached(error.limit)
             throw error
+        }
+        if RequestTargetRules.isAsteriskOptions(request.head) {
+            return Response(status: .ok, headers: [.allow: CORSRules.allowedMethods, .contentLength: "0"])
         }
         let match: RouteMatch
         switch lookup {

@@ -23,8 +23,8 @@ enum RequestFraming {
         let codings = request.headerFields[values: .transferEncoding]
         guard !codings.isEmpty else { return }
         guard codings.count == 1, codings[0].trimmingSpaces().lowercased() == "chunked" else {
-            let given = codings.joined(separator: ", ")
-            throw .badFraming("Transfer-Encoding '\(given.prefix(64))' is not accepted; only 'chunked' is")
+            let given = DetailText.clip(codings.joined(separator: ", "))
+            throw .badFraming("Transfer-Encoding '\(given)' is not accepted; only 'chunked' is")
         }
     }
 

@@ -7,11 +7,14 @@ import NIOHTTP1
 public enum ProxyHeaders {
     /// Headers to send upstream for a client request.
     ///
-    /// Removes hop-by-hop headers, `Host` (the upstream URL's authority is sent) and
-    /// `Accept-Encoding` (Folio asks for what it can decode). `Content-Length` stays, for
-    /// forwarded bodies; `UpstreamClient.get` drops it. `X-Forwarded-For` gets `peer` appended
-    /// when the peer is trusted and is replaced by `peer` alone otherwise; `Forwarded` and the
-    /// other `X-Forwarded-*` pass only from trusted peers. `X-Request-ID` becomes `requestID`.
+    /// Removes hop-by-hop headers, `Host` (the upstream URL's authority is sent),
+    /// `Accept-Encoding` (Folio asks for what it can decode) and the client's `traceparent` and
+    /// `tracestate` (the upstream exchange's span writes its own, from what Folio validated).
+    /// `Content-Length` stays, for forwarded bodies; `UpstreamClient.get` drops it.
+    /// `X-Forwarded-For` gets `peer` appended when the peer is trusted and is replaced by `peer`
+    /// alone otherwise; `Forwarded`, the other `X-Forwarded-*` and the headers some origins
+    /// route or authorize by (`untrustedOnlyNames`) pass only from trusted peers.
+    /// `X-Request-ID` becomes `requestID`.
     ///
     /// - Parameter peer: the client's IP address as text, without port; nil when unknown.
     public static func upstreamRequestHeaders(
@@ -24,12 +27,16 @@ public enum ProxyHeaders {
         removeHopByHop(&headers)
         headers.remove(name: "host")
         headers.remove(name: "accept-encoding")
+        headers.remove(name: "traceparent")
+        headers.remove(name: "tracestate")
 
         let chain = peerIsTrusted ? headers["x-forwarded-for"].joined(separator: ", ") : ""
         headers.remove(name: "x-forwarded-for")
         if !peerIsTrusted {
-            headers.remove(name: "forwarded")
-            remove(&headers) { $0.hasASCIICaseInsensitivePrefix("x-forwarded-") }
+            remove(&headers) { name in
+                name.hasASCIICaseInsensitivePrefix("x-forwarded-")
+                    || untrustedOnlyNames.contains { name.isASCIICaseInsensitiveEqual(to: $0) }
+            }
         }
         switch (chain.isEmpty, peer) {
         case (true, let peer?): headers.add(name: "X-Forwarded-For", value: peer)
@@ -41,6 +48,11 @@ public enum ProxyHeaders {
         headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         return headers
     }
+
+    /// Headers believed only from trusted peers besides `X-Forwarded-*`: `Forwarded`, and those
+    /// some origins take for the path to serve (`X-Original-URL`, `X-Rewrite-URL`: a route
+    /// around the prefix Folio forwards to) or for the client's address (`X-Real-IP`).
+    static let untrustedOnlyNames = ["forwarded", "x-original-url", "x-rewrite-url", "x-real-ip"]
 
     /// Headers of an upstream answer passed back to the client: hop-by-hop removed, and
     /// `Content-Length`/`Content-Encoding` dropped because the body is sent decoded and

@@ -18,10 +18,20 @@ extension Gateway {
     /// client trace to continue. A fill's upstream fetch then starts its own (unsampled) trace,
     /// so `traceparent` still goes upstream, and a cached page costs no span at all (two random
     /// ids a request took 17% of a cached page's throughput; BENCHMARKS.md "Tracing").
+    ///
+    /// The tracer reads only what `ClientTraceContext` validated (docs/API.md, "Trace
+    /// context"); what was ignored is logged at debug level as a static reason, never a value.
     func startRequestSpan(_ request: Request) -> (any Span)? {
         guard tracesRequest(request.head) else { return nil }
         var parent = ServiceContext.topLevel
-        tracer.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        var flaws: [ClientTraceContext.Flaw] = []
+        if let client = ClientTraceContext.read(request.headers, flaws: &flaws) {
+            tracer.extract(client, into: &parent, using: ClientTraceContextExtractor())
+        }
+        if !flaws.isEmpty {
+            logger.debug(
+                "trace context ignored", metadata: ["reason": .string(flaws.map(\.rawValue).joined(separator: "; "))])
+        }
         let span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .server)
         if span.isRecording {
             span.attributes[SpanAttributeName.method] = request.method.rawValue

@@ -22,7 +22,9 @@ public struct GatewayTracing: Sendable {
     public init(_ settings: Configuration.Tracing, logger: Logger) throws {
         var configuration = OTel.Configuration.default
         configuration.serviceName = settings.serviceName
-        configuration.diagnosticLogger = .custom(logger)
+        // The library's own lines, bounded (`LibraryLogHandler`).
+        let diagnostics = Logger(label: logger.label) { _ in LibraryLogHandler(wrapping: logger) }
+        configuration.diagnosticLogger = .custom(diagnostics)
         configuration.propagators = [.traceContext]
         configuration.metrics.enabled = false
         configuration.logs.enabled = false

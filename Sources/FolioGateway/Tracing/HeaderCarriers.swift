@@ -1,12 +1,15 @@
-import HTTPTypes
 import NIOHTTP1
 import Tracing
 
-/// Reads `traceparent`/`tracestate` from a client request's fields.
-struct HTTPFieldsExtractor: Extractor {
-    func extract(key: String, from carrier: HTTPFields) -> String? {
-        guard let name = HTTPField.Name(key) else { return nil }
-        return carrier[name]
+/// Reads `traceparent`/`tracestate` from a client's trace context as Folio validated it, never
+/// from the request's fields (`ClientTraceContext` says why).
+struct ClientTraceContextExtractor: Extractor {
+    func extract(key: String, from carrier: ClientTraceContext) -> String? {
+        switch key {
+        case "traceparent": carrier.traceparent
+        case "tracestate": carrier.tracestate
+        default: nil
+        }
     }
 }
 
