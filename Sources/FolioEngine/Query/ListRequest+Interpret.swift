@@ -105,7 +105,7 @@ extension ListRequest {
             request.offset = range.first
             request.pageSize = width
             request.range = ItemRange(first: range.first, last: range.first + width - 1)
-            // Links step from the range's first item (SPEC 3.1); page links can only name
+            // Links step from the range's first item (docs/API.md, "The page"); page links can only name
             // aligned offsets, so a dialect that can name any offset does so (DRF's
             // `limit`/`offset`, json-server's `_start`/`_limit`).
             if request.spelling != nil, case .page = mode.position, !range.first.isMultiple(of: width),

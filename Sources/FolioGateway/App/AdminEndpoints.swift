@@ -97,7 +97,8 @@ enum AdminEndpoints {
         }
         let name = request.uri.queryParameters["route"].map(String.init)
         guard let name, let route = gateway.routes.first(where: { $0.name == name }) else {
-            return Problem.response(.invalidParameter("route '\(name ?? "")' is not a configured route name"))
+            let quoted = DetailText.clip(name ?? "")
+            return Problem.response(.invalidParameter("route '\(quoted)' is not a configured route name"))
         }
         await gateway.cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         return Response(status: .noContent)

@@ -29,8 +29,8 @@ extension Gateway {
     }
 
     /// Runs a forward whose answer carries `cacheStatus`; so does its failure when the upstream
-    /// exchange failed (502, 504: an answer that involved the upstream, SPEC 5.2). A request
-    /// Folio refuses for its own body (400, 413) carries none, as SPEC 5.2 says of 413.
+    /// exchange failed (502, 504: an answer that involved the upstream, docs/API.md, "Cache-Status"). A request
+    /// Folio refuses for its own body (400, 413) carries none, as docs/API.md, "Cache-Status" says of 413.
     private func failing(with cacheStatus: String, _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()

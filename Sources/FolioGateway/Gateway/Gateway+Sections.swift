@@ -47,7 +47,7 @@ struct ListSelection: Sendable {
             search = nil
         }
         // One entry per field and comparison: repeated `?FIELD=` values are any of them. A
-        // comparison is one of Folio's params (SPEC 3.6: two values are 400), however a dialect
+        // comparison is one of Folio's params (docs/API.md, "Requests": two values are 400), however a dialect
         // spells it: json-server's `price_gte` and Folio's `price[gte]` are one.
         var filters: [(path: FieldPath, comparison: ListRequest.Comparison, values: [String])] = []
         for filter in request.filters {
@@ -84,7 +84,7 @@ struct ListSelection: Sendable {
     }
 
     /// `?sort=category,-price,name`: each key sortable, groupable or the section key, none
-    /// empty or repeated (SPEC 3.6). It replaces the route's `sort`.
+    /// empty or repeated (docs/API.md, "Requests"). It replaces the route's `sort`.
     static func sort(_ text: String, route: CompiledRoute) throws(FolioError) -> SortSpec {
         var fields: [String] = []
         var names: Set<String> = []
@@ -167,7 +167,7 @@ struct ListSelection: Sendable {
 extension Gateway {
     /// `?groupBy=…&metadataOnly`: the section index of the snapshot.
     ///
-    /// `beginsWith`, filters and `q` narrow it (SPEC 3.3, 3.6): counts and offsets of the
+    /// `beginsWith`, filters and `q` narrow it (docs/API.md, "Section index" and "Requests"): counts and offsets of the
     /// filtered list, and every url keeps them.
     func sectionIndexAnswer(
         _ request: Request, route: CompiledRoute, listRequest: ListRequest, groupBy: ListSelection.GroupBy,

@@ -135,8 +135,8 @@ public final class Gateway: Sendable {
         HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
         context.record.requestID = requestID
         let routeAnswer = context.record.routeIndex != nil
-        // SPEC 3.2: an OPTIONS on a route path that is no preflight gets no allow headers, even
-        // from an allowed origin (a preflight's are set by `CORSRules.preflight`).
+        // docs/API.md, "Headers on every page": an OPTIONS on a route path that is no preflight gets no allow headers,
+        // even from an allowed origin (a preflight's are set by `CORSRules.preflight`).
         let plainOptions =
             routeAnswer && request.method == .options && request.headers[.accessControlRequestMethod] == nil
         CORSRules.decorate(
@@ -148,7 +148,7 @@ public final class Gateway: Sendable {
         let target = RequestTarget(request.head.path ?? "/")
         context.record.path = target.path
         // The route is known before the request is admitted: a refusal on a route path is an
-        // answer of that route, with its CORS fields (SPEC 3.2).
+        // answer of that route, with its CORS fields (docs/API.md, "Headers on every page").
         let lookup = table.lookup(rawPath: target.path)
         context.record.routeIndex = lookup.routeIndex
         do {
