@@ -178,7 +178,8 @@ mount_dev() {
     ln -s /proc/self/fd "$1/dev/fd"; ln -s /proc/self/fd/0 "$1/dev/stdin"
     ln -s /proc/self/fd/1 "$1/dev/stdout"; ln -s /proc/self/fd/2 "$1/dev/stderr"
 }
-# The first URI the host's apt fetches SUITE from (deb822 .sources files, then one-line lists).
+# The first URI the host's apt fetches SUITE from (deb822 .sources files, then one-line lists);
+# empty when none (a missing file or awk's early exit must not stop the script).
 apt_uri() {
     local suite=$1 uri
     uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v suite="$suite" '
@@ -189,11 +190,11 @@ apt_uri() {
               if ($i ~ /^Suites:/) { sub(/^Suites:[ \t]*/, "", $i); suites = " " $i " " }
               if ($i ~ /^Types:/) { sub(/^Types:[ \t]*/, "", $i); types = " " $i " " }
           }
-          if (types ~ / deb / && index(suites, " " suite " ")) { split(uris, u, " "); print u[1]; exit } }')
+          if (types ~ / deb / && index(suites, " " suite " ")) { split(uris, u, " "); print u[1]; exit } }' || true)
     if [[ -z "$uri" ]]; then
         uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk -v suite="$suite" '
             $1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-                          if ($(i + 1) == suite) { print $i; exit } }')
+                          if ($(i + 1) == suite) { print $i; exit } }' || true)
     fi
     echo "$uri"
 }
