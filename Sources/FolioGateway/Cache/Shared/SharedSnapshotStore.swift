@@ -60,7 +60,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Per route, bumped by every drop this replica hears of (its own, another replica's, the
     /// catch-up after a lost subscription). A load from Redis that read before a drop may hold
     /// the dropped list: it installs nothing when its route's value moved meanwhile.
-    private let dropGenerations = DropGenerations()
+    private let dropGenerations = Mutex<[String: Int]>([:])
 
     init(
         local: MemorySnapshotStore, redis: RedisSnapshots, health: StoreHealth, logger: Logger,
@@ -454,7 +454,7 @@ public final class SharedSnapshotStore: SnapshotStore {
 
     /// `route`'s drop generation: read before asking Redis for a list, passed to `adopt`.
     func dropGeneration(_ route: String) -> Int {
-        dropGenerations.value(of: route)
+        dropGenerations.withLock { $0[route, default: 0] }
     }
 
     /// `route`'s drop generation when its lists may be loaded from Redis now; nil while a drop
@@ -466,7 +466,7 @@ public final class SharedSnapshotStore: SnapshotStore {
     }
 
     private func bumpDropGeneration(of routes: some Sequence<String>) {
-        for route in routes { dropGenerations.bump(route) }
+        dropGenerations.withLock { for route in routes { $0[route, default: 0] &+= 1 } }
     }
 
     /// Installs a list loaded from Redis as `key`'s current one, unless a drop of its route
