@@ -24,25 +24,26 @@ public struct RedisSnapshots: Sendable {
     /// metadata and expiries without its parts being sent again. The token it replaces keeps
     /// answering pinned links for `retention`.
     ///
-    /// With `dropEpoch` (the route's `dropEpoch(route:)` read before the list was fetched), the
-    /// list becomes newest only if no drop of the route came since: a drop that reached Redis
+    /// With `dropGeneration` (the route's `dropGeneration(route:)` read before the list was
+    /// fetched), the list becomes newest only if no drop of the route came since: a drop that reached Redis
     /// while it was fetched or written removed what it holds. Returns whether it became newest
     /// (a drop seen before the parts are sent saves sending them; one that came later leaves
     /// them written, to expire).
     @discardableResult
     public func write(
-        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil
+        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropGeneration: Int64? = nil
     ) async throws(RedisError) -> Bool {
         let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
         let owner = RedisSnapshotKeys.hash(key)
-        // What Redis holds of this list, and the drop count, in one round trip. The count is
-        // checked again, atomically, when the pointer moves; this check saves sending the parts.
+        // What Redis holds of this list, and the route's drop generation, in one round trip. The
+        // generation is checked again, atomically, when the pointer moves; this check saves
+        // sending the parts.
         let looks = try await client.pipeline([
-            ["GET", keys.meta(owner, token: stored.token)].bytes, ["GET", keys.dropEpoch(key.route)].bytes,
+            ["GET", keys.meta(owner, token: stored.token)].bytes, ["GET", keys.dropGeneration(key.route)].bytes,
         ])
         guard looks.count == 2 else { throw RedisError.unexpectedReply("\(looks)") }
-        if let dropEpoch, try Self.dropEpoch(looks[1]) != dropEpoch { return false }
+        if let dropGeneration, try Self.dropGeneration(looks[1]) != dropGeneration { return false }
         let held = Self.header(looks[0], token: stored.token)
         var commands: [[[UInt8]]] = []
         if let held, held.parts == parts.count {
@@ -68,8 +69,8 @@ public struct RedisSnapshots: Sendable {
         let reply = try await client.send(
             [
                 "EVAL", Self.pointScript, "3", keys.newest(key), keys.routeKeys(key.route),
-                keys.dropEpoch(key.route), stored.token, String(Self.milliseconds(expiry)),
-                dropEpoch.map { String($0) } ?? "",
+                keys.dropGeneration(key.route), stored.token, String(Self.milliseconds(expiry)),
+                dropGeneration.map { String($0) } ?? "",
             ]
         )
         guard case .array(let values?) = reply, let pointed = values.first?.integer else {
@@ -83,7 +84,7 @@ public struct RedisSnapshots: Sendable {
         return true
     }
 
-    /// Unless `ARGV[3]` is set and differs from the route's drop count `KEYS[3]` (then returns
+    /// Unless `ARGV[3]` is set and differs from the route's drop generation `KEYS[3]` (then returns
     /// `{0}`): points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, remembers it in the
     /// route's set `KEYS[2]` (whose expiry only grows), and returns `{1, token pointed at before}`.
     static let pointScript = """
@@ -95,29 +96,29 @@ public struct RedisSnapshots: Sendable {
         return {1, old}
         """
 
-    /// How many times `route` was dropped (the drop count's expiry aside): read before a fill
-    /// fetches, passed to `write`.
-    public func dropEpoch(route: String) async throws(RedisError) -> Int64 {
-        try Self.dropEpoch(try await client.send(["GET", keys.dropEpoch(route)]))
+    /// `route`'s shared drop generation: how many times it was dropped by any replica (the
+    /// count's expiry aside). Read before a fill fetches, passed to `write`.
+    public func dropGeneration(route: String) async throws(RedisError) -> Int64 {
+        try Self.dropGeneration(try await client.send(["GET", keys.dropGeneration(route)]))
     }
 
-    /// The drop counts of `routes`, in their order, in one round trip (`MGET`).
-    public func dropEpochs(routes: [String]) async throws(RedisError) -> [Int64] {
+    /// The shared drop generations of `routes`, in their order, in one round trip (`MGET`).
+    public func dropGenerations(routes: [String]) async throws(RedisError) -> [Int64] {
         guard !routes.isEmpty else { return [] }
-        let reply = try await client.send(["MGET"] + routes.map { keys.dropEpoch($0) })
+        let reply = try await client.send(["MGET"] + routes.map { keys.dropGeneration($0) })
         guard case .array(let values?) = reply, values.count == routes.count else {
             throw RedisError.unexpectedReply("MGET answered \(reply)")
         }
-        var epochs: [Int64] = []
-        for value in values { epochs.append(try Self.dropEpoch(value)) }
-        return epochs
+        var generations: [Int64] = []
+        for value in values { generations.append(try Self.dropGeneration(value)) }
+        return generations
     }
 
-    /// A drop count as `GET` answers it (none yet: 0).
-    private static func dropEpoch(_ reply: RESPValue) throws(RedisError) -> Int64 {
+    /// A drop generation as `GET` answers it (none yet: 0).
+    private static func dropGeneration(_ reply: RESPValue) throws(RedisError) -> Int64 {
         guard let text = reply.string else { return 0 }
-        guard let epoch = Int64(text) else { throw RedisError.unexpectedReply(text) }
-        return epoch
+        guard let generation = Int64(text) else { throw RedisError.unexpectedReply(text) }
+        return generation
     }
 
     /// Keeps the snapshot with `token` of the cache key hashed as `keyHash` for `retention` only
@@ -182,12 +183,12 @@ public struct RedisSnapshots: Sendable {
     static let snapshotsPerBatch = 256
 
     /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx) and
-    /// counts the drop; returns the snapshots they pointed at, for `retire`.
+    /// moves its drop generation; returns the snapshots they pointed at, for `retire`.
     /// One round trip: once it returns, no replica loads the route's dropped lists as newest.
     public func dropPointers(route: String) async throws(RedisError) -> [RetiredSnapshot] {
         let reply = try await client.send([
-            "EVAL", Self.dropScript, "2", keys.routeKeys(route), keys.dropEpoch(route),
-            String(Self.milliseconds(Self.dropEpochExpiry)),
+            "EVAL", Self.dropScript, "2", keys.routeKeys(route), keys.dropGeneration(route),
+            String(Self.milliseconds(Self.dropGenerationExpiry)),
         ])
         guard case .array(let values?) = reply, values.count.isMultiple(of: 2) else {
             throw RedisError.unexpectedReply("\(reply)")
@@ -207,11 +208,12 @@ public struct RedisSnapshots: Sendable {
             try await dropPointers(route: route), retention: retention, atMilliseconds: now, sparingRefilled: true)
     }
 
-    /// How long a route's drop count outlives its last drop: far longer than any fill, so a fill
-    /// never reads a count that expires and counts up to the same value again before it writes.
-    static let dropEpochExpiry = Duration.seconds(7 * 24 * 3600)
+    /// How long a route's drop generation outlives its last drop: far longer than any fill, so a
+    /// fill never reads a generation that expires and counts up to the same value again before
+    /// it writes.
+    static let dropGenerationExpiry = Duration.seconds(7 * 24 * 3600)
 
-    /// Counts a drop in `KEYS[2]` (expiring after `ARGV[1]` ms), deletes every newest key listed
+    /// Moves the drop generation `KEYS[2]` (expiring after `ARGV[1]` ms), deletes every newest key listed
     /// in the set `KEYS[1]` and the set; returns each deleted key's name and token, in turn.
     static let dropScript = """
         redis.call('INCR', KEYS[2])

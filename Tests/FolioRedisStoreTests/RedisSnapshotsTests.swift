@@ -365,31 +365,34 @@ struct RedisSnapshotsTests {
         }
     }
 
-    /// A fill's write names the route's drop count it read before fetching: after a drop that
+    /// A fill's write names the route's drop generation it read before fetching: after a drop that
     /// came since, its list does not become newest (it would bring back what the drop removed).
     @Test func aWriteADropOvertookDoesNotBecomeNewest() async throws {
         try await Self.withSnapshots { client, keys, snapshots in
             let v1 = try Self.stored(10, tag: "v1")
             let v2 = try Self.stored(10, tag: "v2")
-            let before = try await snapshots.dropEpoch(route: Self.key.route)
+            let before = try await snapshots.dropGeneration(route: Self.key.route)
             #expect(before == 0)
             #expect(
-                try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: before))
+                try await snapshots.write(
+                    v1, for: Self.key, expiry: .seconds(90), retention: .zero, dropGeneration: before))
             #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
 
             try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 1)
-            let after = try await snapshots.dropEpoch(route: Self.key.route)
+            let after = try await snapshots.dropGeneration(route: Self.key.route)
             #expect(after == before + 1)
-            let ttl = try #require(try await client.send(["PTTL", keys.dropEpoch(Self.key.route)]).integer)
-            #expect(ttl > 0, "the drop count expires too")
+            let ttl = try #require(try await client.send(["PTTL", keys.dropGeneration(Self.key.route)]).integer)
+            #expect(ttl > 0, "the drop generation expires too")
 
             #expect(
-                try await !snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: before)
+                try await !snapshots.write(
+                    v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropGeneration: before)
             )
             #expect(try await snapshots.newestToken(for: Self.key) == nil)
             #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "its parts were not sent")
             #expect(
-                try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: after))
+                try await snapshots.write(
+                    v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropGeneration: after))
             #expect(try await snapshots.newestToken(for: Self.key) == v2.token)
         }
     }

@@ -43,8 +43,8 @@ struct SharedStoreService: Service {
             guard !store.health.isAvailable else {
                 // Drops Redis refused (an error answer leaves the store available), and
                 // retention steps of drops that failed.
-                if !store.pendingDrops.failedDrops.isEmpty { _ = await store.replayDrops() }
-                if store.health.isAvailable, !store.unfinishedRetires.isEmpty { await store.retryRetires() }
+                if !store.drops.pending.failedDrops.isEmpty { _ = await store.dropSync.replay() }
+                if store.health.isAvailable, !store.dropSync.retires.isEmpty { await store.dropSync.retryRetires() }
                 continue
             }
             do {
@@ -55,7 +55,7 @@ struct SharedStoreService: Service {
             }
             // Drops made during the outage go first (their routes are not loaded from Redis
             // until they are in); the replay marks the store available once it sent them all.
-            _ = await store.replayDrops()
+            _ = await store.dropSync.replay()
         }
     }
 }
