@@ -1,4 +1,5 @@
 import FolioEngine
+import FolioRedisStore
 import Prometheus
 
 /// The gateway's Prometheus metrics (README, "Operating Folio"), registered in an injected registry
@@ -57,7 +58,7 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// Counts a failed call to the shared store.
-    func storeFailed(_ operation: StoreOperation) {
+    public func storeFailed(_ operation: StoreOperation) {
         storeErrors[operation]?.increment()
     }
 

@@ -1,0 +1,23 @@
+import Testing
+
+@testable import FolioRedisStore
+
+/// Requests of one replica waiting for another replica's fill (`SharedSnapshotStore`).
+@Suite("Fill waiters")
+struct FillWaitersTests {
+    @Test func aWakeReleasesEveryWaiterOfItsKeyAndNoOther() async throws {
+        let waiters = FillWaiters()
+        let started = ContinuousClock.now
+        async let first: Void = waiters.wait(for: "k1", longest: .seconds(30))
+        async let second: Void = waiters.wait(for: "k1", longest: .seconds(30))
+        async let other: Void = waiters.wait(for: "k2", longest: .milliseconds(300))
+        while waiters.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        waiters.wake("k1")
+        _ = await (first, second)
+        #expect(ContinuousClock.now - started < .seconds(10), "woken, not timed out")
+        #expect(waiters.count == 1, "k2 still waits")
+        await other
+        #expect(waiters.count == 0, "k2 stopped waiting after its longest wait")
+        waiters.wake("k1")  // nobody waits: nothing to do
+    }
+}
