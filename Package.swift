@@ -117,11 +117,20 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/FolioTestSupport"),
-        // Snapshots shared by replicas through Redis: keys, the codec that checks a list's token
-        // on the way back, reads and writes.
+        // Everything about the Redis-backed store (`cache.store: redis`; docs/DESIGN.md, "Redis, in
+        // one place"): what Redis holds and the commands (`Wire/`), the store and its parts, the
+        // connections (`Connection/`, where a new topology goes). What it needs of the gateway is
+        // small protocols (`StoreMetrics`, `FillOutcome`) and plain values (`RouteShape`).
         .target(
             name: "FolioRedisStore",
-            dependencies: ["FolioEngine", "FolioRedis", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "FolioEngine",
+                "FolioRedis",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The client library for apps (docs/CLIENT.md): URLSession (FoundationNetworking on
         // Linux) and nothing else; scripts/check-client-deps.sh fails CI if that changes.
@@ -141,7 +150,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioRedisStoreTests",
-            dependencies: ["FolioRedisStore", "FolioRedis", "FolioEngine", "FolioTestSupport"]
+            dependencies: [
+                "FolioRedisStore", "FolioRedis", "FolioEngine", "FolioTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "FolioGatewayTests",

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FolioGateway
 
-/// Fill coordination on its own: the resolver over a real `SnapshotCache`, an in-memory
+/// Fill coordination on its own: the resolver over a real `FillCoalescer`, an in-memory
 /// upstream and a test clock; no sockets, no HTTP.
 @Suite("SnapshotResolver coordinates cache, fills and stale answers")
 struct SnapshotResolverTests {
@@ -24,7 +24,7 @@ struct SnapshotResolverTests {
         logger.logLevel = .critical
         let store = Gateway.memoryStore(cache: configuration.cache, metrics: metrics, now: clock.now)
         let resolver = SnapshotResolver(
-            cache: SnapshotCache(store: store, now: clock.now),
+            cache: FillCoalescer(store: store, now: clock.now),
             pipeline: FillPipeline(upstream: upstream, limits: configuration.limits, logger: logger, now: clock.now),
             metrics: metrics)
         return (resolver, route)

@@ -185,7 +185,7 @@ struct RedisSnapshotsTests {
             #expect(
                 try await snapshots.freshness(other, token: stored.token)?.storedAtMilliseconds
                     == later.storedAtMilliseconds)
-            try await snapshots.drop(route: "other", retention: .zero, atMilliseconds: Self.dropAt + 1)
+            try await snapshots.drops.drop(route: "other", retention: .zero, atMilliseconds: Self.dropAt + 1)
             #expect(try await snapshots.read(other, token: stored.token) == nil)
             #expect(try await snapshots.read(alice, token: stored.token) != nil, "a drop of another route keeps it")
             await client.close()
@@ -281,14 +281,15 @@ struct RedisSnapshotsTests {
                     .integer)
             #expect(partTTL > 90_000, "the parts' expiry followed the metadata's")
 
-            try await snapshots.drop(route: Self.key.route, retention: .seconds(20), atMilliseconds: Self.dropAt + 1)
+            try await snapshots.drops.drop(
+                route: Self.key.route, retention: .seconds(20), atMilliseconds: Self.dropAt + 1)
             #expect(try await snapshots.newestToken(for: Self.key) == nil)
             #expect(try await snapshots.read(Self.key, token: v2.token) != nil)
             #expect(try await snapshots.superseded(Self.key, token: v2.token)?.atMilliseconds == Self.dropAt + 1)
-            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 2)
+            try await snapshots.drops.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 2)
             #expect(try await snapshots.read(Self.key, token: v2.token) != nil, "a drop finds only newest pointers")
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
-            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 3)
+            try await snapshots.drops.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 3)
             #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "retention zero deletes the list")
         }
     }
@@ -308,7 +309,7 @@ struct RedisSnapshotsTests {
             try await snapshots.write(
                 try Self.stored(2, tag: "other"), for: Self.key, expiry: .seconds(600), retention: .zero)
 
-            let retired = try await snapshots.dropPointers(route: "many")
+            let retired = try await snapshots.drops.dropPointers(route: "many")
             #expect(Set(retired.map(\.token)) == Set(lists.map(\.token)))
             try await snapshots.retire(retired, retention: .seconds(20), atMilliseconds: 7)
             for (key, list) in zip(cacheKeys, lists) {
@@ -338,7 +339,7 @@ struct RedisSnapshotsTests {
 
             // Refilled and newest when the retire comes.
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
-            let retired = try await snapshots.dropPointers(route: Self.key.route)
+            let retired = try await snapshots.drops.dropPointers(route: Self.key.route)
             #expect(retired.map(\.token) == [v1.token])
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
             try await snapshots.retire(retired, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
@@ -350,14 +351,14 @@ struct RedisSnapshotsTests {
 
             // Refilled, then superseded by another list, when a late retire comes.
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
-            let late = try await snapshots.dropPointers(route: Self.key.route)
+            let late = try await snapshots.drops.dropPointers(route: Self.key.route)
             try await snapshots.write(refilled, for: Self.key, expiry: .seconds(90), retention: .zero)
             try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .seconds(30))
             try await snapshots.retire(late, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
             #expect(try await snapshots.read(Self.key, token: v1.token) != nil, "kept for the retention v2 gave it")
 
             // Not stored again: retired, although another list is newest.
-            let named = try await snapshots.dropPointers(route: Self.key.route)
+            let named = try await snapshots.drops.dropPointers(route: Self.key.route)
             #expect(named.map(\.token) == [v2.token])
             try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero)
             try await snapshots.retire(named, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
@@ -365,31 +366,34 @@ struct RedisSnapshotsTests {
         }
     }
 
-    /// A fill's write names the route's drop count it read before fetching: after a drop that
+    /// A fill's write names the route's drop generation it read before fetching: after a drop that
     /// came since, its list does not become newest (it would bring back what the drop removed).
     @Test func aWriteADropOvertookDoesNotBecomeNewest() async throws {
         try await Self.withSnapshots { client, keys, snapshots in
             let v1 = try Self.stored(10, tag: "v1")
             let v2 = try Self.stored(10, tag: "v2")
-            let before = try await snapshots.dropEpoch(route: Self.key.route)
+            let before = try await snapshots.drops.dropGeneration(route: Self.key.route)
             #expect(before == 0)
             #expect(
-                try await snapshots.write(v1, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: before))
+                try await snapshots.write(
+                    v1, for: Self.key, expiry: .seconds(90), retention: .zero, dropGeneration: before))
             #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
 
-            try await snapshots.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 1)
-            let after = try await snapshots.dropEpoch(route: Self.key.route)
+            try await snapshots.drops.drop(route: Self.key.route, retention: .zero, atMilliseconds: Self.dropAt + 1)
+            let after = try await snapshots.drops.dropGeneration(route: Self.key.route)
             #expect(after == before + 1)
-            let ttl = try #require(try await client.send(["PTTL", keys.dropEpoch(Self.key.route)]).integer)
-            #expect(ttl > 0, "the drop count expires too")
+            let ttl = try #require(try await client.send(["PTTL", keys.dropGeneration(Self.key.route)]).integer)
+            #expect(ttl > 0, "the drop generation expires too")
 
             #expect(
-                try await !snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: before)
+                try await !snapshots.write(
+                    v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropGeneration: before)
             )
             #expect(try await snapshots.newestToken(for: Self.key) == nil)
             #expect(try await snapshots.read(Self.key, token: v2.token) == nil, "its parts were not sent")
             #expect(
-                try await snapshots.write(v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropEpoch: after))
+                try await snapshots.write(
+                    v2, for: Self.key, expiry: .seconds(90), retention: .zero, dropGeneration: after))
             #expect(try await snapshots.newestToken(for: Self.key) == v2.token)
         }
     }
@@ -398,21 +402,23 @@ struct RedisSnapshotsTests {
         try await RedisServer.with { server in
             let client = RedisClient(server.configuration())
             let snapshots = RedisSnapshots(client: client, keys: RedisSnapshotKeys(prefix: "folio:"))
-            #expect(try await snapshots.lock(Self.key, owner: "a", expiry: .seconds(5)))
-            #expect(try await snapshots.lock(Self.key, owner: "b", expiry: .seconds(5)) == false)
-            #expect(try await snapshots.lockOwner(Self.key) == "a")
-            try await snapshots.unlock(Self.key, owner: "b")
-            #expect(try await snapshots.lockOwner(Self.key) == "a", "only its owner releases it")
-            try await snapshots.recordFailure(
+            #expect(try await snapshots.locks.lock(Self.key, owner: "a", expiry: .seconds(5)))
+            #expect(try await snapshots.locks.lock(Self.key, owner: "b", expiry: .seconds(5)) == false)
+            #expect(try await snapshots.locks.lockOwner(Self.key) == "a")
+            try await snapshots.locks.unlock(Self.key, owner: "b")
+            #expect(try await snapshots.locks.lockOwner(Self.key) == "a", "only its owner releases it")
+            try await snapshots.locks.recordFailure(
                 Self.key, owner: "a", failure: Array("timed out".utf8), expiry: .seconds(5))
-            try await snapshots.unlock(Self.key, owner: "a")
-            #expect(try await snapshots.lockOwner(Self.key) == nil)
-            #expect(try await snapshots.failure(Self.key, owner: "a") == Array("timed out".utf8))
-            #expect(try await snapshots.failure(Self.key, owner: "b") == nil, "another fill's failure is not ours")
+            try await snapshots.locks.unlock(Self.key, owner: "a")
+            #expect(try await snapshots.locks.lockOwner(Self.key) == nil)
+            #expect(try await snapshots.locks.failure(Self.key, owner: "a") == Array("timed out".utf8))
+            #expect(
+                try await snapshots.locks.failure(Self.key, owner: "b") == nil, "another fill's failure is not ours")
 
-            #expect(try await snapshots.lock(Self.key, owner: "c", expiry: .milliseconds(100)))
+            #expect(try await snapshots.locks.lock(Self.key, owner: "c", expiry: .milliseconds(100)))
             try await Task.sleep(for: .milliseconds(200))
-            #expect(try await snapshots.lock(Self.key, owner: "d", expiry: .seconds(5)), "an expired lock is free")
+            #expect(
+                try await snapshots.locks.lock(Self.key, owner: "d", expiry: .seconds(5)), "an expired lock is free")
             await client.close()
         }
     }

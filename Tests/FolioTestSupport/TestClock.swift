@@ -24,3 +24,15 @@ public func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable (
     }
     return condition()
 }
+
+/// `eventually` for a condition that asks a server; its errors are the test's.
+public func eventually(
+    timeout: Duration = .seconds(5), asking condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}

@@ -1,5 +1,6 @@
 import FolioConfiguration
 import FolioEngine
+import FolioRedisStore
 import Hummingbird
 import HummingbirdCore
 import Logging

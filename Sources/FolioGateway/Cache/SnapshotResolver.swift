@@ -14,7 +14,7 @@ enum Resolution: Sendable {
 /// requests the cache must not serve. `CachePolicy` decides from the instants; this part acts
 /// on the decision. No HTTP: its unit tests use an in-memory `Upstream` and a test clock.
 struct SnapshotResolver: Sendable {
-    let cache: SnapshotCache
+    let cache: FillCoalescer
     let pipeline: FillPipeline
     let metrics: GatewayMetrics
 
@@ -35,7 +35,7 @@ struct SnapshotResolver: Sendable {
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
     func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
         let settings = route.config.cache
-        let terms = SnapshotCache.FillTerms(
+        let terms = FillCoalescer.FillTerms(
             timeout: route.fillTimeout, retention: settings.snapshotRetention,
             staleFor: max(settings.staleWhileRevalidate, settings.staleIfError))
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in

@@ -7,7 +7,7 @@ import Tracing
 /// while it streams, revalidated with the previous snapshot's validators, and kept as fresh as
 /// the answer allows.
 ///
-/// The pipeline decides how to fill, never when: that is `CachePolicy` and `SnapshotCache`'s
+/// The pipeline decides how to fill, never when: that is `CachePolicy` and `FillCoalescer`'s
 /// part. It knows no HTTP server and no cache, so its unit tests need only an `Upstream`.
 struct FillPipeline: Sendable {
     let upstream: any Upstream

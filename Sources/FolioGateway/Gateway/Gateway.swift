@@ -1,5 +1,6 @@
 import FolioConfiguration
 import FolioEngine
+import FolioRedisStore
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -14,7 +15,7 @@ public final class Gateway: Sendable {
     let configuration: Configuration
     let routes: [CompiledRoute]
     let table: RouteTable
-    let cache: SnapshotCache
+    let cache: FillCoalescer
     /// Forwards unsafe methods and fallback requests.
     let upstream: UpstreamClient
     /// Fetches and crawls lists into snapshots.
@@ -33,8 +34,8 @@ public final class Gateway: Sendable {
     let recordsRootSpans: Bool
 
     /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
-    /// predecessor's store, and `succeeding` it shares its drop generations and its fills in
-    /// flight: a drop on either gateway stops the fills both began before it, and the new
+    /// predecessor's store, and `succeeding` it shares its `FillLedger` (drop generations,
+    /// fills in flight): a drop on either gateway stops the fills both began before it, and the new
     /// gateway's requests join the fills of routes whose config the reload left as it was.
     public init(
         configuration: Configuration,
@@ -56,10 +57,9 @@ public final class Gateway: Sendable {
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
-        let cache = SnapshotCache(
+        let cache = FillCoalescer(
             store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now),
-            runningFills: metrics.runningFills, generations: predecessor?.cache.generations ?? DropGenerations(),
-            registry: predecessor?.cache.registry ?? FillRegistry(), routes: configuration.routes, now: now)
+            ledger: predecessor?.cache.ledger ?? FillLedger(), routes: configuration.routes, now: now)
         self.cache = cache
         if let shared = cache.store as? SharedSnapshotStore {
             shared.describe(routes)

@@ -1,4 +1,5 @@
 import FolioEngine
+import FolioRedisStore
 import Prometheus
 
 /// The gateway's Prometheus metrics (docs/OPERATIONS.md, "Metrics"), registered in an injected registry
@@ -9,8 +10,8 @@ import Prometheus
 /// another help text, type, label set or bucket list, so every name is defined in this file only.
 public final class GatewayMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    /// Snapshots removed to stay within `cache.maxBytes` (the memory bound calls `SnapshotCache`'s
-    /// eviction hook).
+    /// Snapshots removed to stay within `cache.maxBytes` (the memory bound's eviction hook,
+    /// `Gateway.memoryStore`).
     let cacheEvictions: Counter
     /// Requests that waited on another request's fill (`Cache-Status: …; collapsed`).
     let coalescedWaiters: Counter
@@ -21,10 +22,9 @@ public final class GatewayMetrics: Sendable {
     /// The bound in force (`cache.maxBytes`, after `auto` was resolved).
     let cacheMaxBytes: Gauge
     let snapshots: Gauge
+    /// Fill tasks not ended, read at scrape time from the `FillLedger` a reload's gateways share,
+    /// so fills still running on a replaced one count.
     let fillsInFlight: Gauge
-    /// What `fillsInFlight` reports: kept here, which outlives a reload's gateway, so fills
-    /// still running on a replaced one count.
-    let runningFills = RunningFills()
     /// Metrics of requests that matched no route (`route="none"`).
     let unrouted: RouteMetrics
     /// By `Limit`: every breach of a configured limit, counted once where it happens (a fill
@@ -58,7 +58,7 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// Counts a failed call to the shared store.
-    func storeFailed(_ operation: StoreOperation) {
+    public func storeFailed(_ operation: StoreOperation) {
         storeErrors[operation]?.increment()
     }
 
@@ -73,7 +73,7 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// Refreshes the scrape-time gauges from `cache`, then renders the registry.
-    func exposition(cache: SnapshotCache, maxBytes: Int) async -> [UInt8] {
+    func exposition(cache: FillCoalescer, maxBytes: Int) async -> [UInt8] {
         let stats = await cache.statistics()
         cacheMaxBytes.set(to: Double(maxBytes))
         snapshots.set(to: Double(stats.snapshots))

@@ -2,24 +2,6 @@ import FolioRedis
 import Logging
 import Synchronization
 
-/// What a call to the shared store was doing when it failed (`folio_store_errors_total`).
-enum StoreOperation: String, Sendable, CaseIterable {
-    /// Looking up or loading a snapshot.
-    case read
-    /// Storing a snapshot or its new freshness.
-    case write
-    /// Taking, checking or releasing a fill lock.
-    case lock
-    /// Dropping a route's snapshots (purge, unsafe method).
-    case drop
-    /// A snapshot whose bytes do not give its token (torn, evicted part, tampered): a miss.
-    case verify
-    /// The events subscription (drops and finished fills from other replicas).
-    case subscribe
-    /// The background check that finds Redis back.
-    case ping
-}
-
 /// Whether the shared store is usable now, counted and logged.
 ///
 /// While Redis is unavailable, requests do not touch it at all (no request waits on a dead or
@@ -28,7 +10,7 @@ enum StoreOperation: String, Sendable, CaseIterable {
 final class StoreHealth: Sendable {
     private let available = Atomic<Bool>(true)
     private let logger: Logger
-    private let metrics: GatewayMetrics
+    private let metrics: any StoreMetrics
     private let now: @Sendable () -> ContinuousClock.Instant
     /// Per operation, when a refusal was last logged and how many came since without a line.
     private let refusals = Mutex<[StoreOperation: (logged: ContinuousClock.Instant, since: Int)]>([:])
@@ -38,7 +20,7 @@ final class StoreHealth: Sendable {
     static let refusalLogInterval = Duration.seconds(60)
 
     init(
-        logger: Logger, metrics: GatewayMetrics,
+        logger: Logger, metrics: any StoreMetrics,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.logger = logger

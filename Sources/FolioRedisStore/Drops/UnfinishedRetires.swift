@@ -1,7 +1,6 @@
-import FolioRedisStore
 import Synchronization
 
-/// Retention steps of drops that failed (`SharedSnapshotStore.retire`). Until one succeeds, the
+/// Retention steps of drops that failed (`DropSync.retire`). Until one succeeds, the
 /// snapshots a drop's pointers named keep the expiry they had as newest lists, so pinned links
 /// to a purged list would outlive `snapshotRetention`; the probe sends them again. A step that
 /// failed `maxAttempts` times is given up (logged): its snapshots expire on their own.

@@ -1,24 +1,23 @@
-import FolioConfiguration
 import FolioEngine
 import FolioRedis
-import FolioRedisStore
 import FolioTestSupport
 import Logging
 import Synchronization
 import Testing
 
-@testable import FolioGateway
+@testable import FolioRedisStore
 
 /// The shared store on its own over a real `redis-server`, with a test clock: which list a
 /// replica serves when its own copy and Redis's newest disagree.
 @Suite("SharedSnapshotStore chooses between its copy and Redis's")
 struct SharedSnapshotStoreTests {
     static let url = "http://upstream.test/objects"
-    static let yaml = gatewayYAML(upstream: url, route: "cache: { ttl: 10s }")
+    /// The route as a gateway describes it: its lists' variant, upstream order, no sections, and
+    /// `snapshotRetention`'s default.
+    static let shape = RouteShape(
+        variant: "objects-list", sectionKey: nil, defaultSort: .upstream, retention: .seconds(600))
     /// The key of the route's anonymous list, with the variant the store's route shape has.
-    static let key = CacheKey(
-        route: "objects", upstreamURL: url,
-        variant: CompiledRoute.listVariant(try! ConfigurationLoader.parse(yaml: yaml, file: "test.yaml").routes[0]))
+    static let key = CacheKey(route: "objects", upstreamURL: url, variant: shape.variant)
     static let ttl = Duration.seconds(10)
     let clock = TestClock()
     let epoch = ContinuousClock.now
@@ -30,19 +29,24 @@ struct SharedSnapshotStoreTests {
     }
 
     func store(_ server: RedisServer) throws -> (SharedSnapshotStore, RedisSnapshots) {
-        let configuration = try ConfigurationLoader.parse(yaml: Self.yaml, file: "test.yaml")
-        let metrics = GatewayMetrics()
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical
         let redis = RedisSnapshots(client: RedisClient(server.configuration()), keys: RedisSnapshotKeys(prefix: "t:"))
         let store = SharedSnapshotStore(
-            local: Gateway.memoryStore(cache: configuration.cache, metrics: metrics, now: clock.now), redis: redis,
-            health: StoreHealth(logger: logger, metrics: metrics), logger: logger, now: clock.now,
+            local: MemorySnapshotStore(maxBytes: 512 << 20, now: clock.now), redis: redis,
+            health: StoreHealth(logger: logger, metrics: UncountedMetrics()), logger: logger, now: clock.now,
             wallClock: wallClock)
-        store.describe([
-            CompiledRoute(configuration.routes[0], limits: configuration.limits, metrics: metrics.route("objects"))
-        ])
+        store.describe(["objects": Self.shape])
         return (store, redis)
+    }
+
+    /// What the tests' fills give: a list, shared with the replicas that waited.
+    enum TestFill: FillOutcome {
+        case stored(Snapshot)
+
+        var end: FillEnd { .shareable }
+
+        static func failure(_ error: any Error) -> FillFailure { FillFailure(detail: "\(error)") }
     }
 
     /// A list of three elements tagged `tag`, stored now (on the test clock) and fresh for `ttl`.
@@ -55,6 +59,12 @@ struct SharedSnapshotStoreTests {
         return StoredList(
             list: list, token: token, sort: [], storedAtMilliseconds: wallClock(),
             lifetimeMilliseconds: Self.ttl.milliseconds, etag: nil, lastModified: nil, mustRevalidate: false)
+    }
+
+    /// `stored` as the store's replica serves it (the route's shape, this replica's clock).
+    func snapshot(_ stored: StoredList, in store: SharedSnapshotStore) throws -> Snapshot {
+        let shape = try #require(store.shapes.shape(of: "objects"))
+        return shape.snapshot(stored, storedAt: store.clock.storedAt(stored.storedAtMilliseconds))
     }
 
     /// Writes `stored(tag)` to Redis as `key`'s newest, as another replica's fill would.
@@ -70,7 +80,7 @@ struct SharedSnapshotStoreTests {
             // Another replica stored v1; this one filled v2 later while Redis was unavailable.
             let older = try await shared("v1", in: redis)
             clock.advance(.seconds(4))
-            let newer = store.snapshot(try stored("v2"), shape: try #require(store.shape("objects")))
+            let newer = try snapshot(try stored("v2"), in: store)
             #expect(store.local.install(newer, for: Self.key, retention: .seconds(60), staleFor: .zero))
 
             clock.advance(.seconds(12))  // both stale: v2 is still the newer list
@@ -126,7 +136,7 @@ struct SharedSnapshotStoreTests {
             // (the other replica's drop has not reached Redis yet), but only after the news.
             server.pause()
             let load = Task { await store.current(Self.key) }
-            while store.loadsInFlight == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            while store.loader.loadsInFlight == 0 { try await Task.sleep(for: .milliseconds(2)) }
             var catchUp: Task<Void, Never>?
             switch heard {
             case .event:
@@ -139,7 +149,7 @@ struct SharedSnapshotStoreTests {
                 store.subscriptionFailed(.refused("test: subscription lost"))
                 // The catch-up's own read of Redis waits for the server too.
                 let lost = store.subscriptionBack()
-                catchUp = Task { await store.checkDropCounts(afterLoss: lost) }
+                catchUp = Task { await store.catchUp(afterLoss: lost) }
             }
             server.resume()
             await catchUp?.value
@@ -154,19 +164,21 @@ struct SharedSnapshotStoreTests {
     @Test func aFillADropOvertookIsNotShared() async throws {
         try await RedisServer.with { server in
             let (store, redis) = try store(server)
-            let shape = try #require(store.shape("objects"))
-            let coordinated = try await store.coordinate(Self.key, timeout: .seconds(10)) {
+            let coordinated = try await store.fillOnce(Self.key, timeout: .seconds(10)) {
                 // Another replica's purge reaches Redis while this fill fetches.
-                try await redis.drop(route: "objects", retention: .zero, atMilliseconds: wallClock())
-                let snapshot = store.snapshot(try stored("v1"), shape: shape)
+                try await redis.drops.drop(route: "objects", retention: .zero, atMilliseconds: wallClock())
+                let snapshot = try snapshot(try stored("v1"), in: store)
                 #expect(await store.install(snapshot, for: Self.key, retention: .zero, staleFor: .zero))
-                return .stored(snapshot)
+                return TestFill.stored(snapshot)
             }
             guard case .filled(.stored) = coordinated else {
                 Issue.record("the fill was not this replica's: \(coordinated)")
                 return
             }
-            try await waitUntil("the lock was released") { try await redis.lockOwner(Self.key) == nil }
+            try #require(
+                try await eventually(
+                    timeout: .seconds(60), asking: { try await redis.locks.lockOwner(Self.key) == nil }),
+                "the lock was released")
             #expect(try await redis.newestToken(for: Self.key) == nil)
         }
     }
@@ -181,12 +193,12 @@ struct SharedSnapshotStoreTests {
             try await redis.client.send(["REPLICAOF", "127.0.0.1", "1"])
             await store.supersede(route: "objects", retention: .zero)
             #expect(store.health.isAvailable)
-            #expect(store.pendingDrops.isPending("objects"))
+            #expect(store.drops.pending.isPending("objects"))
             #expect(await store.current(Self.key) == nil)
 
             try await redis.client.send(["REPLICAOF", "NO", "ONE"])
-            #expect(await store.replayDrops())
-            #expect(!store.pendingDrops.isPending("objects"))
+            #expect(await store.dropSync.replay())
+            #expect(!store.drops.pending.isPending("objects"))
             #expect(try await redis.newestToken(for: Self.key) == nil)
         }
     }
@@ -199,12 +211,14 @@ struct SharedSnapshotStoreTests {
             _ = try await shared("v1", in: redis)
             server.pause()
             let dropping = Task { await store.supersede(route: "objects", retention: .zero) }
-            try await waitUntil("the drop is on its way") { store.pendingDrops.isPending("objects") }
+            try #require(
+                await eventually(timeout: .seconds(60)) { store.drops.pending.isPending("objects") },
+                "the drop is on its way")
             #expect(store.health.isAvailable, "pending while on its way, not only once it failed")
             #expect(await store.current(Self.key) == nil, "answered without Redis, which holds v1")
             server.resume()
             await dropping.value
-            #expect(!store.pendingDrops.isPending("objects"))
+            #expect(!store.drops.pending.isPending("objects"))
             #expect(try await redis.newestToken(for: Self.key) == nil)
         }
     }
@@ -224,18 +238,18 @@ struct SharedSnapshotStoreTests {
             try await redis.client.send(["RPUSH", meta, "not a snapshot"])
 
             await store.supersede(route: "objects", retention: .seconds(30))
-            #expect(!store.pendingDrops.isPending("objects"))
-            #expect(store.pendingDrops.failedDrops.isEmpty, "not replayed: the drop itself was taken")
+            #expect(!store.drops.pending.isPending("objects"))
+            #expect(store.drops.pending.failedDrops.isEmpty, "not replayed: the drop itself was taken")
             #expect(try await redis.newestToken(for: Self.key) == nil)
-            #expect(try await redis.dropEpoch(route: "objects") == 1)
+            #expect(try await redis.drops.dropGeneration(route: "objects") == 1)
             #expect(store.health.isAvailable)
-            #expect(!store.unfinishedRetires.isEmpty)
+            #expect(!store.dropSync.retires.isEmpty)
             #expect(try await redis.superseded(Self.key, token: dropped.token) == nil, "not retired yet")
 
             try await redis.client.send(["DEL", meta])
             try await redis.client.send([Array("SET".utf8), Array(meta.utf8), metaBytes])
-            await store.retryRetires()
-            #expect(store.unfinishedRetires.isEmpty)
+            await store.dropSync.retryRetires()
+            #expect(store.dropSync.retires.isEmpty)
             let marked = try #require(try await redis.superseded(Self.key, token: dropped.token))
             #expect(marked.left <= .seconds(30) && marked.left > .zero)
             #expect(marked.atMilliseconds <= wallClock())
@@ -253,13 +267,12 @@ struct SharedSnapshotStoreTests {
             let v1 = try await shared("v1", in: redis, for: old)
             #expect(await store.current(old) == nil, "not loaded under the new config's shape")
 
-            let shape = try #require(store.shape("objects"))
-            let v2 = store.snapshot(try stored("v2"), shape: shape)
-            let installed = await SharedSnapshotStore.$fillDropEpoch.withValue(0) {
+            let v2 = try snapshot(try stored("v2"), in: store)
+            let installed = await FillLock.$fillDropGeneration.withValue(0) {
                 await store.install(v2, for: old, retention: .zero, staleFor: .zero)
             }
             #expect(installed, "kept locally")
-            #expect(store.takeWrite(old) == nil, "no copy to Redis started")
+            #expect(store.fillLock.takeWrite(old) == nil, "no copy to Redis started")
             #expect(try await redis.newestToken(for: old) == v1.token)
         }
     }
@@ -272,15 +285,15 @@ struct SharedSnapshotStoreTests {
             store.health.failed(.ping, .unexpectedReply("test: outage"))
             #expect(!store.health.isAvailable)
             await store.supersede(route: "objects", retention: .zero)
-            #expect(store.pendingDrops.failedDrops.keys.sorted() == ["objects"])
+            #expect(store.drops.pending.failedDrops.keys.sorted() == ["objects"])
 
             try await redis.client.send(["REPLICAOF", "127.0.0.1", "1"])
-            #expect(await !store.replayDrops(), "refused")
+            #expect(await !store.dropSync.replay(), "refused")
             #expect(store.health.isAvailable)
-            #expect(store.pendingDrops.isPending("objects"))
+            #expect(store.drops.pending.isPending("objects"))
             try await redis.client.send(["REPLICAOF", "NO", "ONE"])
-            #expect(await store.replayDrops())
-            #expect(!store.pendingDrops.isPending("objects"))
+            #expect(await store.dropSync.replay())
+            #expect(!store.drops.pending.isPending("objects"))
         }
     }
 
@@ -294,7 +307,7 @@ struct SharedSnapshotStoreTests {
             store.health.failed(.ping, .unexpectedReply("test: outage"))
             await store.supersede(route: "objects", retention: .seconds(30))
             await store.supersede(route: "large", retention: .seconds(30))
-            #expect(Set(store.pendingDrops.failedDrops.keys) == ["objects", "large"])
+            #expect(Set(store.drops.pending.failedDrops.keys) == ["objects", "large"])
             // The second drop's script answers with the token a pointer names: 2 MiB of it, past
             // the output limit set here, so Redis closes the connection instead of answering.
             let setup = RedisClient(server.configuration())
@@ -302,11 +315,11 @@ struct SharedSnapshotStoreTests {
             try await setup.send(["SADD", redis.keys.routeKeys("large"), "t:large-pointer"])
             try await setup.send(["CONFIG", "SET", "client-output-buffer-limit", "normal 1mb 0 0"])
 
-            #expect(await !store.replayDrops())
-            #expect(!store.pendingDrops.isPending("objects"), "taken")
-            #expect(store.pendingDrops.failedDrops.keys.sorted() == ["large"])
+            #expect(await !store.dropSync.replay())
+            #expect(!store.drops.pending.isPending("objects"), "taken")
+            #expect(store.drops.pending.failedDrops.keys.sorted() == ["large"])
             #expect(!store.health.isAvailable)
-            let waiting = store.unfinishedRetires.takeAll()
+            let waiting = store.dropSync.retires.takeAll()
             #expect(waiting.map { $0.snapshots.map(\.token) } == [[dropped.token]])
             #expect(try await setup.send(["GET", redis.keys.newest(Self.key)]).string == nil)
         }
@@ -314,15 +327,15 @@ struct SharedSnapshotStoreTests {
 
     /// What happened to the route while the events subscription was down, or before.
     enum WhileUnsubscribed: CaseIterable {
-        /// Nothing: Redis's drop count did not move.
+        /// Nothing: Redis's drop generation of the route did not move.
         case nothing
         /// Another replica's drop reached Redis (its event was not heard).
         case droppedElsewhere
-        /// A drop was heard before the subscription broke: the count no longer vouches.
+        /// A drop was heard before the subscription broke: the generation no longer vouches.
         case dropHeardBefore
     }
 
-    /// When the events subscription is back, the routes whose drop count in Redis moved since
+    /// When the events subscription is back, the routes whose drop generation in Redis moved since
     /// it last came up (or that it cannot vouch for) are treated as dropped: their local copies
     /// are retained and their fills forgotten (they install nothing), as after a drop it heard.
     /// A route whose count did not move keeps its copy current and its fills.
@@ -346,7 +359,7 @@ struct SharedSnapshotStoreTests {
             }
             store.subscriptionFailed(.refused("test: subscription lost"))
             if happened == .droppedElsewhere {
-                try await redis.drop(route: "objects", retention: .zero, atMilliseconds: wallClock())
+                try await redis.drops.drop(route: "objects", retention: .zero, atMilliseconds: wallClock())
             }
             await store.resubscribed()
             let expected: [String] =

@@ -6,7 +6,7 @@ import Synchronization
 /// removed, so the route is not loaded from there.
 /// Each keep gets a ticket, so an acknowledgement removes only the drop it answers, never one
 /// kept after it. A drop that could not be sent (Redis unavailable, or refusing) is marked
-/// failed, for `SharedSnapshotStore.replayDrops` to send again.
+/// failed, for `DropSync.replay` to send again.
 final class PendingDrops: Sendable {
     struct Drop: Equatable, Sendable {
         /// The longest retention asked by the drops it stands for.

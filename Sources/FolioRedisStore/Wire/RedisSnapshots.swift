@@ -19,30 +19,42 @@ public struct RedisSnapshots: Sendable {
         self.keys = keys
     }
 
+    /// The drops of routes (`RedisRouteDrops`), through the same client.
+    public var drops: RedisRouteDrops { RedisRouteDrops(client: client, keys: keys) }
+
+    /// The fill locks of cache keys (`RedisFillLocks`), through the same client.
+    public var locks: RedisFillLocks { RedisFillLocks(client: client, keys: keys) }
+
+    /// Tells every replica (subscribed to `keys.events`) about `payload`.
+    public func publish(_ payload: [UInt8]) async throws(RedisError) {
+        try await client.send([Array("PUBLISH".utf8), Array(keys.events.utf8), payload])
+    }
+
     /// Writes `stored` and makes it `key`'s newest snapshot; its keys expire after `expiry`. A
     /// snapshot Redis already holds (a revalidation, or the same list filled again) gets new
     /// metadata and expiries without its parts being sent again. The token it replaces keeps
     /// answering pinned links for `retention`.
     ///
-    /// With `dropEpoch` (the route's `dropEpoch(route:)` read before the list was fetched), the
-    /// list becomes newest only if no drop of the route came since: a drop that reached Redis
+    /// With `dropGeneration` (the route's `RedisRouteDrops.dropGeneration(route:)` read before
+    /// the list was fetched), the list becomes newest only if no drop of the route came since: a drop that reached Redis
     /// while it was fetched or written removed what it holds. Returns whether it became newest
     /// (a drop seen before the parts are sent saves sending them; one that came later leaves
     /// them written, to expire).
     @discardableResult
     public func write(
-        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropEpoch: Int64? = nil
+        _ stored: StoredList, for key: CacheKey, expiry: Duration, retention: Duration, dropGeneration: Int64? = nil
     ) async throws(RedisError) -> Bool {
         let milliseconds = Array(String(Self.milliseconds(expiry)).utf8)
         let (meta, parts) = RedisSnapshotCodec.encode(stored)
         let owner = RedisSnapshotKeys.hash(key)
-        // What Redis holds of this list, and the drop count, in one round trip. The count is
-        // checked again, atomically, when the pointer moves; this check saves sending the parts.
+        // What Redis holds of this list, and the route's drop generation, in one round trip. The
+        // generation is checked again, atomically, when the pointer moves; this check saves
+        // sending the parts.
         let looks = try await client.pipeline([
-            ["GET", keys.meta(owner, token: stored.token)].bytes, ["GET", keys.dropEpoch(key.route)].bytes,
+            ["GET", keys.meta(owner, token: stored.token)].bytes, ["GET", keys.dropGeneration(key.route)].bytes,
         ])
         guard looks.count == 2 else { throw RedisError.unexpectedReply("\(looks)") }
-        if let dropEpoch, try Self.dropEpoch(looks[1]) != dropEpoch { return false }
+        if let dropGeneration, try RedisRouteDrops.dropGeneration(looks[1]) != dropGeneration { return false }
         let held = Self.header(looks[0], token: stored.token)
         var commands: [[[UInt8]]] = []
         if let held, held.parts == parts.count {
@@ -68,8 +80,8 @@ public struct RedisSnapshots: Sendable {
         let reply = try await client.send(
             [
                 "EVAL", Self.pointScript, "3", keys.newest(key), keys.routeKeys(key.route),
-                keys.dropEpoch(key.route), stored.token, String(Self.milliseconds(expiry)),
-                dropEpoch.map { String($0) } ?? "",
+                keys.dropGeneration(key.route), stored.token, String(Self.milliseconds(expiry)),
+                dropGeneration.map { String($0) } ?? "",
             ]
         )
         guard case .array(let values?) = reply, let pointed = values.first?.integer else {
@@ -83,7 +95,7 @@ public struct RedisSnapshots: Sendable {
         return true
     }
 
-    /// Unless `ARGV[3]` is set and differs from the route's drop count `KEYS[3]` (then returns
+    /// Unless `ARGV[3]` is set and differs from the route's drop generation `KEYS[3]` (then returns
     /// `{0}`): points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, remembers it in the
     /// route's set `KEYS[2]` (whose expiry only grows), and returns `{1, token pointed at before}`.
     static let pointScript = """
@@ -93,140 +105,6 @@ public struct RedisSnapshots: Sendable {
         redis.call('SADD', KEYS[2], KEYS[1])
         if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
         return {1, old}
-        """
-
-    /// How many times `route` was dropped (the drop count's expiry aside): read before a fill
-    /// fetches, passed to `write`.
-    public func dropEpoch(route: String) async throws(RedisError) -> Int64 {
-        try Self.dropEpoch(try await client.send(["GET", keys.dropEpoch(route)]))
-    }
-
-    /// The drop counts of `routes`, in their order, in one round trip (`MGET`).
-    public func dropEpochs(routes: [String]) async throws(RedisError) -> [Int64] {
-        guard !routes.isEmpty else { return [] }
-        let reply = try await client.send(["MGET"] + routes.map { keys.dropEpoch($0) })
-        guard case .array(let values?) = reply, values.count == routes.count else {
-            throw RedisError.unexpectedReply("MGET answered \(reply)")
-        }
-        var epochs: [Int64] = []
-        for value in values { epochs.append(try Self.dropEpoch(value)) }
-        return epochs
-    }
-
-    /// A drop count as `GET` answers it (none yet: 0).
-    private static func dropEpoch(_ reply: RESPValue) throws(RedisError) -> Int64 {
-        guard let text = reply.string else { return 0 }
-        guard let epoch = Int64(text) else { throw RedisError.unexpectedReply(text) }
-        return epoch
-    }
-
-    /// Keeps the snapshot with `token` of the cache key hashed as `keyHash` for `retention` only
-    /// (zero: deletes it), marking when it was superseded.
-    public func supersede(
-        _ keyHash: String, token: String, retention: Duration, atMilliseconds now: Int64
-    ) async throws(RedisError) {
-        try await retire([RetiredSnapshot(keyHash: keyHash, token: token)], retention: retention, atMilliseconds: now)
-    }
-
-    /// A snapshot no newest pointer names any more: its cache key's hash and its token.
-    public struct RetiredSnapshot: Sendable, Equatable {
-        public var keyHash: String
-        public var token: String
-    }
-
-    /// Keeps each of `snapshots` for `retention` only (zero: deletes them), marking when they
-    /// were superseded. Two round trips per `snapshotsPerBatch` of them: their headers, then
-    /// their expiries. With `sparingRefilled`, a snapshot filled again since the drop is left
-    /// alone: its key's newest pointer names it again, or its metadata says it was stored after
-    /// `now` (it may have been superseded again since, with a retention of its own). A drop's
-    /// retire runs after the drop is taken, and may be retried later, when a refill of the same
-    /// list (the same token) may have made it newest again.
-    public func retire(
-        _ snapshots: [RetiredSnapshot], retention: Duration, atMilliseconds now: Int64, sparingRefilled: Bool = false
-    ) async throws(RedisError) {
-        let ms = String(Self.milliseconds(retention))
-        for first in stride(from: 0, to: snapshots.count, by: Self.snapshotsPerBatch) {
-            let batch = snapshots[first..<min(first + Self.snapshotsPerBatch, snapshots.count)]
-            var reads: [[[UInt8]]] = []
-            for snapshot in batch {
-                reads.append(["GET", keys.meta(snapshot.keyHash, token: snapshot.token)].bytes)
-                if sparingRefilled { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
-            }
-            let replies = try await client.pipeline(reads)
-            try Self.check(replies)
-            guard replies.count == reads.count else { throw RedisError.unexpectedReply("\(replies.count) replies") }
-            var commands: [[[UInt8]]] = []
-            let looks = sparingRefilled ? 2 : 1
-            for (index, snapshot) in batch.enumerated() {
-                let (owner, token) = (snapshot.keyHash, snapshot.token)
-                if sparingRefilled, replies[index * looks + 1].string == token { continue }
-                guard let held = Self.header(replies[index * looks], token: token) else { continue }
-                if sparingRefilled, held.storedAtMilliseconds > now { continue }
-                let names =
-                    (0..<held.parts).map { keys.part(owner, token: token, index: $0) } + [
-                        keys.meta(owner, token: token)
-                    ]
-                if retention > .zero {
-                    commands += names.map { ["PEXPIRE", $0, ms].bytes }
-                    commands.append(["SET", keys.superseded(owner, token: token), String(now), "PX", ms].bytes)
-                } else {
-                    commands.append((["DEL"] + names + [keys.superseded(owner, token: token)]).bytes)
-                }
-            }
-            if !commands.isEmpty { try Self.check(try await client.pipeline(commands)) }
-        }
-    }
-
-    /// Snapshots `retire` handles per two round trips: a few hundred commands each way (a
-    /// snapshot has a part per 4 MiB of its list, so a batch of large lists sends more).
-    static let snapshotsPerBatch = 256
-
-    /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx) and
-    /// counts the drop; returns the snapshots they pointed at, for `retire`.
-    /// One round trip: once it returns, no replica loads the route's dropped lists as newest.
-    public func dropPointers(route: String) async throws(RedisError) -> [RetiredSnapshot] {
-        let reply = try await client.send([
-            "EVAL", Self.dropScript, "2", keys.routeKeys(route), keys.dropEpoch(route),
-            String(Self.milliseconds(Self.dropEpochExpiry)),
-        ])
-        guard case .array(let values?) = reply, values.count.isMultiple(of: 2) else {
-            throw RedisError.unexpectedReply("\(reply)")
-        }
-        return stride(from: 0, to: values.count, by: 2).compactMap { pair in
-            guard let name = values[pair].string, let token = values[pair + 1].string,
-                let owner = keys.keyHash(ofNewest: name)
-            else { return nil }
-            return RetiredSnapshot(keyHash: owner, token: token)
-        }
-    }
-
-    /// `dropPointers`, then `retire` of what they pointed at: the snapshots keep answering
-    /// pinned links for `retention`.
-    public func drop(route: String, retention: Duration, atMilliseconds now: Int64) async throws(RedisError) {
-        try await retire(
-            try await dropPointers(route: route), retention: retention, atMilliseconds: now, sparingRefilled: true)
-    }
-
-    /// How long a route's drop count outlives its last drop: far longer than any fill, so a fill
-    /// never reads a count that expires and counts up to the same value again before it writes.
-    static let dropEpochExpiry = Duration.seconds(7 * 24 * 3600)
-
-    /// Counts a drop in `KEYS[2]` (expiring after `ARGV[1]` ms), deletes every newest key listed
-    /// in the set `KEYS[1]` and the set; returns each deleted key's name and token, in turn.
-    static let dropScript = """
-        redis.call('INCR', KEYS[2])
-        redis.call('PEXPIRE', KEYS[2], ARGV[1])
-        local pointed = {}
-        for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-            local token = redis.call('GET', name)
-            if token then
-                table.insert(pointed, name)
-                table.insert(pointed, token)
-            end
-            redis.call('DEL', name)
-        end
-        redis.call('DEL', KEYS[1])
-        return pointed
         """
 
     /// The newest token Redis holds for `key`, if any.
@@ -301,7 +179,7 @@ public struct RedisSnapshots: Sendable {
     }
 
     /// The header of the metadata record `reply` (a `GET`'s answer), when it is `token`'s.
-    private static func header(
+    static func header(
         _ reply: RESPValue, token: String
     ) -> (token: String, parts: Int, storedAtMilliseconds: Int64)? {
         guard let meta = reply.bytes, let header = RedisSnapshotCodec.header(meta), header.token == token else {

@@ -1,14 +1,22 @@
 import FolioEngine
 import FolioRedis
 
-/// The one-fill-for-all-replicas lock, what a failed fill tells its waiters, and the events
-/// channel.
-extension RedisSnapshots {
+/// The one-fill-for-all-replicas lock of each cache key (docs/SHARED-STORE.md, "One fill for
+/// all replicas"), and what a fill that held it tells the replicas that waited.
+public struct RedisFillLocks: Sendable {
+    public let client: RedisClient
+    public let keys: RedisSnapshotKeys
+
+    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+        self.client = client
+        self.keys = keys
+    }
+
     /// Takes `key`'s fill lock for `expiry` (the fill's timeout) under `owner`, unless another
     /// replica holds it.
     public func lock(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) -> Bool {
         let reply = try await client.send([
-            "SET", keys.lock(key), owner, "NX", "PX", String(Self.milliseconds(expiry)),
+            "SET", keys.lock(key), owner, "NX", "PX", String(RedisSnapshots.milliseconds(expiry)),
         ])
         return !reply.isNull
     }
@@ -36,7 +44,7 @@ extension RedisSnapshots {
     {
         try await client.send(
             [Array("SET".utf8), Array(keys.failure(key).utf8), Array("\(owner)\n".utf8) + failure]
-                + ["PX", String(Self.milliseconds(expiry))].bytes)
+                + ["PX", String(RedisSnapshots.milliseconds(expiry))].bytes)
     }
 
     /// The failure `owner`'s fill of `key` recorded, if it did.
@@ -52,16 +60,11 @@ extension RedisSnapshots {
     /// the replicas that waited for it fetch their own at once instead of taking the lock in
     /// turn.
     public func recordUnshared(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) {
-        try await client.send(["SET", keys.unshared(key), owner, "PX", String(Self.milliseconds(expiry))])
+        try await client.send(["SET", keys.unshared(key), owner, "PX", String(RedisSnapshots.milliseconds(expiry))])
     }
 
     /// Whether `owner`'s fill of `key` recorded an answer that may not be shared.
     public func isUnshared(_ key: CacheKey, owner: String) async throws(RedisError) -> Bool {
         try await client.send(["GET", keys.unshared(key)]).string == owner
-    }
-
-    /// Tells every replica (subscribed to `keys.events`) about `payload`.
-    public func publish(_ payload: [UInt8]) async throws(RedisError) {
-        try await client.send([Array("PUBLISH".utf8), Array(keys.events.utf8), payload])
     }
 }

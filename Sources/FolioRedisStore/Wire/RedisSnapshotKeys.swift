@@ -55,9 +55,9 @@ public struct RedisSnapshotKeys: Sendable {
     /// The `newest` keys of one route, so a purge finds them all.
     public func routeKeys(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):keys" }
 
-    /// A route's drop count: every drop increments it, and a fill's write points the newest
-    /// key at its list only if it is still what it was when the fill began.
-    public func dropEpoch(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):drops" }
+    /// A route's shared drop generation: every drop increments it, and a fill's write points
+    /// the newest key at its list only if it is still what it was when the fill began.
+    public func dropGeneration(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):drops" }
 
     /// The pub/sub channel on which replicas tell each other of stored, failed and dropped lists.
     public var events: String { "\(prefix)events" }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FolioGateway
+@testable import FolioRedisStore
 
 /// `PendingDrops`: which drops of this replica Redis has not taken yet, and which a replay sends.
 @Suite("Pending drops")

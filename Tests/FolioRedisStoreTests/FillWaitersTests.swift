@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FolioGateway
+@testable import FolioRedisStore
 
 /// Requests of one replica waiting for another replica's fill (`SharedSnapshotStore`).
 @Suite("Fill waiters")

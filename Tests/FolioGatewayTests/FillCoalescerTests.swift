@@ -5,11 +5,11 @@ import Testing
 
 @testable import FolioGateway
 
-/// `SnapshotCache` over a recording store (a pure unit: no upstream, no server): what a fill's
+/// `FillCoalescer` over a recording store (a pure unit: no upstream, no server): what a fill's
 /// install does when a drop or a reload comes while the store is installing (just before the
 /// list lands, so only the cache's check after the install can catch it).
-@Suite("SnapshotCache installs")
-struct SnapshotCacheTests {
+@Suite("FillCoalescer installs")
+struct FillCoalescerTests {
     /// A memory store that records route drops and removals and runs `duringInstall` inside
     /// `install`, before the list lands.
     final class RecordingStore: SnapshotStore {
@@ -39,7 +39,7 @@ struct SnapshotCacheTests {
     }
 
     static let key = CacheKey(route: "objects", upstreamURL: "http://upstream.test/objects", variant: "v")
-    static let terms = SnapshotCache.FillTerms(timeout: .seconds(5), retention: .seconds(10), staleFor: .zero)
+    static let terms = FillCoalescer.FillTerms(timeout: .seconds(5), retention: .seconds(10), staleFor: .zero)
 
     static func snapshot(_ body: String = #"[{"id":1},{"id":2}]"#) throws -> Snapshot {
         var indexer = ListIndexer(items: .root, limits: IndexLimits(), sort: [])
@@ -61,8 +61,8 @@ struct SnapshotCacheTests {
     /// A fill of `key` by `cache` whose fetch has begun, and returns `snapshot` once `release`
     /// opens.
     static func fillOnHold(
-        _ cache: SnapshotCache, returning snapshot: Snapshot, until release: Latch
-    ) async -> Task<(result: Result<FillResult, any Error>, role: SnapshotCache.Role), Never> {
+        _ cache: FillCoalescer, returning snapshot: Snapshot, until release: Latch
+    ) async -> Task<(result: Result<FillResult, any Error>, role: FillCoalescer.Role), Never> {
         let fetching = Latch()
         let fill = Task {
             await cache.fill(Self.key, previous: nil, terms: Self.terms) { _ in
@@ -91,7 +91,7 @@ struct SnapshotCacheTests {
     @Test(arguments: Interruption.allCases)
     func whatCameDuringTheInstallIsMadeAgainButAReloadIsNoDrop(_ interruption: Interruption) async throws {
         let store = RecordingStore()
-        let cache = SnapshotCache(store: store, routes: try Self.routes(), now: { ContinuousClock.now })
+        let cache = FillCoalescer(store: store, routes: try Self.routes(), now: { ContinuousClock.now })
         let changed = try Self.routes(changed: true)
         let unchanged = try Self.routes()
         store.duringInstall.withLock {
@@ -100,10 +100,10 @@ struct SnapshotCacheTests {
                 case .drop:
                     await cache.drop(route: "objects", retention: .seconds(10))
                 case .reloadChangingTheRoute:
-                    _ = cache.registry.enter(changed)
+                    _ = cache.ledger.enter(changed)
                     await store.remove(route: "objects")
                 case .reloadKeepingTheRoute:
-                    _ = cache.registry.enter(unchanged)
+                    _ = cache.ledger.enter(unchanged)
                 }
             }
         }
@@ -131,20 +131,17 @@ struct SnapshotCacheTests {
         }
     }
 
-    /// A reload's two gateways share their drop generations: a drop that reaches the replaced
+    /// A reload's two gateways share their fill ledger (its drop generations): a drop that reaches the replaced
     /// gateway (a request still finishing there) stops the fill the gateway in force began
     /// before it (its list is served to its waiters only), and a request after the drop starts
     /// a fill of its own instead of joining that one.
     @Test func aDropOnTheReplacedGatewayStopsTheEarlierFillOfTheGatewayInForce() async throws {
         let store = RecordingStore()
-        let generations = DropGenerations()
-        let registry = FillRegistry()
-        let replaced = SnapshotCache(
-            store: store, generations: generations, registry: registry, routes: try Self.routes(),
-            now: { ContinuousClock.now })
-        let inForce = SnapshotCache(
-            store: store, generations: generations, registry: registry, routes: try Self.routes(),
-            now: { ContinuousClock.now })
+        let ledger = FillLedger()
+        let replaced = FillCoalescer(
+            store: store, ledger: ledger, routes: try Self.routes(), now: { ContinuousClock.now })
+        let inForce = FillCoalescer(
+            store: store, ledger: ledger, routes: try Self.routes(), now: { ContinuousClock.now })
         let before = try Self.snapshot()
         let after = try Self.snapshot(#"[{"id":3}]"#)
         let release = Latch()
@@ -181,14 +178,14 @@ struct SnapshotCacheTests {
     @Test(arguments: [false, true])
     func aReloadThatKeepsTheRouteKeepsItsFill(changing: Bool) async throws {
         let store = RecordingStore()
-        let registry = FillRegistry()
-        let replaced = SnapshotCache(store: store, registry: registry, routes: try Self.routes(), now: { .now })
+        let ledger = FillLedger()
+        let replaced = FillCoalescer(store: store, ledger: ledger, routes: try Self.routes(), now: { .now })
         let before = try Self.snapshot()
         let after = try Self.snapshot(#"[{"id":3}]"#)
         let release = Latch()
         let first = await Self.fillOnHold(replaced, returning: before, until: release)
-        let inForce = SnapshotCache(
-            store: store, registry: registry, routes: try Self.routes(changed: changing), now: { .now })
+        let inForce = FillCoalescer(
+            store: store, ledger: ledger, routes: try Self.routes(changed: changing), now: { .now })
         // Joins or starts a fill before it returns.
         let secondFetches = Mutex(0)
         inForce.refreshInBackground(Self.key, previous: before, terms: Self.terms) { _ in

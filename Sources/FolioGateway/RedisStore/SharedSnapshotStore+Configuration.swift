@@ -1,0 +1,48 @@
+import FolioConfiguration
+import FolioEngine
+import FolioRedis
+import FolioRedisStore
+import Logging
+import NIOSSL
+
+extension SharedSnapshotStore {
+    /// The store `cache.store: redis` describes, and the service that keeps it in touch with
+    /// the other replicas; nil with `store: memory`.
+    static func make(
+        _ cache: Configuration.CacheSettings, metrics: GatewayMetrics, logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) throws(RedisTLSFileError) -> (SharedSnapshotStore, SharedStoreService)? {
+        guard cache.store == .redis, let url = cache.redis.url else { return nil }
+        let files = tlsFiles(cache.redis)
+        let configuration = RedisConfiguration(
+            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+            connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout,
+            tls: url.tls ? try files.configuration() : nil, clientCertificate: url.tls ? files.clientCertificate : nil
+        )
+        let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
+        var local = cache
+        local.maxBytes = cache.redis.localMaxBytes
+        let shared = connect(
+            to: .server(configuration), keys: keys,
+            local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
+            metrics: metrics, logger: logger, now: now)
+        var metadata: Logger.Metadata = [
+            "url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",
+        ]
+        if url.tls {
+            metadata["ca_file"] = "\(cache.redis.caFile ?? "system trust roots")"
+            if let certFile = cache.redis.certFile { metadata["cert_file"] = "\(certFile)" }
+        }
+        logger.info("shared store", metadata: metadata)
+        return shared
+    }
+
+    /// The TLS settings of `rediss://` (`RedisTLSFiles.configuration`), checked at start.
+    static func tls(_ redis: Configuration.RedisSettings) throws(RedisTLSFileError) -> TLSConfiguration {
+        try tlsFiles(redis).configuration()
+    }
+
+    private static func tlsFiles(_ redis: Configuration.RedisSettings) -> RedisTLSFiles {
+        RedisTLSFiles(caFile: redis.caFile, certFile: redis.certFile, keyFile: redis.keyFile)
+    }
+}
