@@ -202,3 +202,44 @@ import Testing
         #expect(changes.moveCount <= 25 && changes.replaceCount <= 25)
     }
 }
+
+extension ViewChangesRandomTests {
+    /// The ids of `list` with hashes from `hash`, so that different ids collide.
+    static func colliding(_ list: ItemList, _ hash: (Int) -> UInt32) -> ItemIDs {
+        ItemIDs(list: list, field: try! FieldPath("id"), hashes: (0..<list.count).map(hash), firstMissing: nil)
+    }
+
+    @Test("ids that share a hash are told apart: in the table, and when a walk in step trusted a hash")
+    func collisions() throws {
+        for seed in 0..<60 {
+            var generator = Generator(rng: SplitMix64(seed: UInt64(seed)))
+            let (old, new) = generator.snapshots()
+            let oldList = ChangeFixture.list(old.map(\.text))
+            let newList = ChangeFixture.list(new.map(\.text))
+            // Every id one hash, or one of two (by its key: equal ids hash equal): pairs made in
+            // step are then wrong until compared.
+            func hash(_ items: [Item]) -> (Int) -> UInt32 {
+                seed % 2 == 0 ? { _ in 7 } : { UInt32("\(items[$0].key)".count % 2) }
+            }
+            let oldIDs = Self.colliding(oldList, hash(old))
+            let newIDs = Self.colliding(newList, hash(new))
+            #expect(oldIDs.problem == nil && newIDs.problem == nil)
+            let changes = try ViewChanges(
+                from: ListView(list: oldList), ids: oldIDs, to: ListView(list: newList), ids: newIDs)
+            let oldKeys = old.map(\.key)
+            let newKeys = new.map(\.key)
+            let common = newKeys.filter(Set(oldKeys).contains)
+            let applied = try AppliedPatch(
+                PatchWriter.body(changes, from: "a", to: "b"), to: old.map { Array($0.text.utf8) })
+            #expect(applied.items.raw == new.map(\.text).raw, "seed \(seed)")
+            #expect(changes.removeCount == oldKeys.count - common.count, "seed \(seed)")
+            #expect(changes.addCount == newKeys.count - common.count, "seed \(seed)")
+            #expect(
+                changes.moveCount == common.count - Self.lcs(oldKeys.filter(Set(newKeys).contains), common),
+                "seed \(seed)")
+        }
+        // Repeated ids are still found among colliding hashes.
+        let repeated = ChangeFixture.list([#"{"id":1}"#, #"{"id":2}"#, #"{"id":1.0}"#])
+        #expect(Self.colliding(repeated) { _ in 3 }.problem == ItemIDs.Problem(index: 2, repeats: 0))
+    }
+}

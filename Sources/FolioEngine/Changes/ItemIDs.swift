@@ -44,28 +44,23 @@ public struct ItemIDs: Sendable {
     /// split over the cores; the table is then filled in upstream order, which finds the first
     /// repeated id.
     public init(list: ItemList, field: FieldPath) {
+        var firstMissing: Int?
+        let hashes = [UInt32](unsafeUninitializedCapacity: list.count) { buffer, initialized in
+            firstMissing = Self.readHashes(list, field: field, into: buffer)
+            initialized = list.count
+        }
+        self.init(list: list, field: field, hashes: hashes, firstMissing: firstMissing)
+    }
+
+    /// The table of `hashes` (one an element; those from `firstMissing` on are not read). Tests
+    /// give hashes of their own to make ids collide.
+    init(list: ItemList, field: FieldPath, hashes: [UInt32], firstMissing: Int?) {
         self.list = list
         self.field = field
-        let count = list.count
-        var firstMissing: Int?
-        var hashes = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            firstMissing = Self.readHashes(list, field: field, into: buffer)
-            initialized = count
-        }
-        let limit = firstMissing ?? count
-        let (slots, repeated) = Self.table(list, field: field, hashes: hashes, through: limit)
-        if let repeated {
-            problem = repeated
-        } else {
-            problem = firstMissing.map { Problem(index: $0, repeats: nil) }
-        }
-        if problem != nil {
-            hashes = []
-            self.slots = []
-        } else {
-            self.slots = slots
-        }
-        self.hashes = hashes
+        let (slots, repeated) = Self.table(list, field: field, hashes: hashes, through: firstMissing ?? list.count)
+        problem = repeated ?? firstMissing.map { Problem(index: $0, repeats: nil) }
+        self.hashes = problem == nil ? hashes : []
+        self.slots = problem == nil ? slots : []
     }
 
     /// Number of items.

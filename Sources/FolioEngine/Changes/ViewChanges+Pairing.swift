@@ -1,80 +1,85 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension ViewChanges {
     /// Which old item each new item of the view is (by id), and whether the request writes it
     /// differently.
     ///
     /// The two views are walked in step, which is how most changes look: while the items at the
-    /// two cursors have the same id hash and the same bytes they pair with no lookup at all.
-    /// Where they part, the ids are looked up in the other snapshot's table: an old item that
-    /// left the view is skipped, a new one that entered it is added, and a displaced item is
-    /// paired where it is; the old cursor jumps ahead only when that costs fewer lookups than
-    /// the item at it would. Which items pair never depends on the walk (ids are unique), only
-    /// how many lookups it takes.
+    /// two cursors have the same id hash they pair with no lookup at all. Where they part, the
+    /// ids are looked up in the other snapshot's table: an old item that left the view is
+    /// skipped, a new one that entered it is added, and of two displaced items the one further
+    /// from its place is left to a lookup, so the walk stays in step with about two lookups per
+    /// change. Which items pair never depends on the walk (ids are unique), only how many
+    /// lookups it takes.
+    ///
+    /// The walk reads only hashes; the items' bytes are compared afterwards in the lists' own
+    /// order (`compare`), so a sorted view costs a pass over memory, not a cache miss an item.
+    /// Equal bytes prove equal ids; a pair whose bytes differ has its ids compared, and should
+    /// two ids share a hash (about once in four billion pairs) the walk runs again, comparing
+    /// ids at every step.
     struct Pairing {
         /// For each new position: the old position of the same id, or -1 for an added item.
-        private(set) var oldPositions: [Int32]
+        var oldPositions: [Int32]
         /// New positions whose common item is written differently (a `replace`).
-        private(set) var changed: BitVector
+        var changed: BitVector
         /// Old positions that have a partner; the others are removed.
         private(set) var matched: BitVector
         private(set) var commonCount = 0
-        private(set) var changedCount = 0
+        var changedCount = 0
 
         init(old: ListView, oldIDs: ItemIDs, new: ListView, newIDs: ItemIDs, form: ItemForm) {
+            let sides = Sides(old: old, oldIDs: oldIDs, new: new, newIDs: newIDs)
+            var newPlaces = ViewPositions(new)
+            var pairing = Pairing(walking: sides, newPlaces: &newPlaces, exact: false)
+            if !pairing.compare(sides, form: form, newPlaces: &newPlaces, exact: false) {
+                pairing = Pairing(walking: sides, newPlaces: &newPlaces, exact: true)
+                _ = pairing.compare(sides, form: form, newPlaces: &newPlaces, exact: true)
+            }
+            self = pairing
+        }
+
+        /// The two views and their ids.
+        struct Sides {
+            let old: ListView
+            let oldIDs: ItemIDs
+            let new: ListView
+            let newIDs: ItemIDs
+
+            /// Whether the two elements' ids are the same value.
+            func sameID(
+                _ oldElement: Int, _ oldBytes: UnsafeBufferPointer<UInt8>, _ newElement: Int,
+                _ newBytes: UnsafeBufferPointer<UInt8>
+            ) -> Bool {
+                guard let a = oldIDs.id(of: oldElement, oldBytes), let b = newIDs.id(of: newElement, newBytes) else {
+                    return false
+                }
+                return IDValue.equal(a, oldBytes, b, newBytes)
+            }
+        }
+
+        /// Pairs the views' items; `exact` compares ids wherever hashes agree, otherwise equal
+        /// hashes in step are trusted until `compare`.
+        private init(walking sides: Sides, newPlaces: inout ViewPositions, exact: Bool) {
+            let (old, new) = (sides.old, sides.new)
             oldPositions = [Int32](repeating: -1, count: new.count)
             changed = BitVector(count: new.count)
             matched = BitVector(count: old.count)
             var oldPlaces = ViewPositions(old)
-            var newPlaces = ViewPositions(new)
-            var scratch: (left: [UInt8], right: [UInt8]) = ([], [])
-            let oldList = old.list
-            let newList = new.list
-            oldList.bytes.withUnsafeBufferPointer { oldBytes in
-                newList.bytes.withUnsafeBufferPointer { newBytes in
-                    oldIDs.hashes.withUnsafeBufferPointer { oldHashes in
-                        newIDs.hashes.withUnsafeBufferPointer { newHashes in
-                            func sameBytes(_ oldElement: Int, _ newElement: Int) -> Bool {
-                                let a = oldList.range(of: oldElement)
-                                let b = newList.range(of: newElement)
-                                return a.count == b.count
-                                    && memcmp(
-                                        oldBytes.baseAddress! + a.lowerBound, newBytes.baseAddress! + b.lowerBound,
-                                        a.count) == 0
-                            }
-                            func pair(_ position: Int, _ oldPosition: Int, knownSame: Bool? = nil) {
-                                let oldElement = old.elementIndex(at: oldPosition)
-                                let newElement = new.elementIndex(at: position)
+            old.list.bytes.withUnsafeBufferPointer { oldBytes in
+                new.list.bytes.withUnsafeBufferPointer { newBytes in
+                    sides.oldIDs.hashes.withUnsafeBufferPointer { oldHashes in
+                        sides.newIDs.hashes.withUnsafeBufferPointer { newHashes in
+                            func pair(_ position: Int, _ oldPosition: Int) {
                                 oldPositions[position] = Int32(oldPosition)
                                 matched[oldPosition] = true
                                 commonCount += 1
-                                guard !(knownSame ?? sameBytes(oldElement, newElement)) else { return }
-                                if form.differs(
-                                    oldBytes, oldList.range(of: oldElement), newBytes, newList.range(of: newElement),
-                                    scratch: &scratch)
-                                {
-                                    changed[position] = true
-                                    changedCount += 1
-                                }
-                            }
-                            func sameID(_ oldElement: Int, _ newElement: Int) -> Bool {
-                                guard let a = oldIDs.id(of: oldElement, oldBytes),
-                                    let b = newIDs.id(of: newElement, newBytes)
-                                else { return false }
-                                return IDValue.equal(a, oldBytes, b, newBytes)
                             }
                             /// Where the new element's id is in the old view, or nil.
                             func oldPosition(of newElement: Int) -> Int? {
-                                oldIDs.element(matching: newElement, of: newIDs, oldBytes, newBytes)
+                                sides.oldIDs.element(matching: newElement, of: sides.newIDs, oldBytes, newBytes)
                                     .flatMap { oldPlaces.position(of: $0) }
                             }
                             /// Where the old element's id is in the new view, or nil.
                             func newPosition(of oldElement: Int) -> Int? {
-                                newIDs.element(matching: oldElement, of: oldIDs, newBytes, oldBytes)
+                                sides.newIDs.element(matching: oldElement, of: sides.oldIDs, newBytes, oldBytes)
                                     .flatMap { newPlaces.position(of: $0) }
                             }
 
@@ -91,14 +96,16 @@ extension ViewChanges {
                                     continue
                                 }
                                 let oldElement = old.elementIndex(at: cursor)
-                                if oldHashes[oldElement] == newHashes[newElement] {
-                                    let same = sameBytes(oldElement, newElement)
-                                    if same || sameID(oldElement, newElement) {
-                                        pair(position, cursor, knownSame: same)
-                                        position += 1
-                                        cursor += 1
-                                        continue
-                                    }
+                                if oldHashes[oldElement] == newHashes[newElement],
+                                    !exact
+                                        || Self.sameBytes(
+                                            old.list, oldBytes, oldElement, new.list, newBytes, newElement)
+                                        || sides.sameID(oldElement, oldBytes, newElement, newBytes)
+                                {
+                                    pair(position, cursor)
+                                    position += 1
+                                    cursor += 1
+                                    continue
                                 }
                                 if lookedUp.cursor != cursor { lookedUp = (cursor, newPosition(of: oldElement)) }
                                 guard let later = lookedUp.position else {
@@ -110,40 +117,17 @@ extension ViewChanges {
                                     continue
                                 }
                                 pair(position, found)
-                                // Resume the walk after `found` when the old items skipped are
-                                // fewer than the new ones the item at the cursor is ahead by.
-                                if found > cursor, found - cursor <= later - position { cursor = found + 1 }
+                                // Both items are out of step: leave the one that is further
+                                // from its place to a lookup. Skipping one old item at a time
+                                // (never jumping to `found`) keeps a far move from dragging
+                                // the whole walk into lookups.
+                                if found > cursor, later - position > found - cursor { cursor += 1 }
                                 position += 1
                             }
                         }
                     }
                 }
             }
-        }
-    }
-
-    /// Where an element stands in a view, for items found by id rather than in step. A view in
-    /// upstream order answers by arithmetic; a sorted or filtered one builds its inverse on the
-    /// first question (4 bytes an element of the list, for this diff only).
-    struct ViewPositions {
-        let view: ListView
-        private var positions: [Int32]?
-
-        init(_ view: ListView) { self.view = view }
-
-        mutating func position(of element: Int) -> Int? {
-            guard let order = view.order else {
-                return view.window.contains(element) ? element - view.window.lowerBound : nil
-            }
-            if positions == nil {
-                var inverse = [Int32](repeating: -1, count: view.list.count)
-                for position in 0..<view.count {
-                    inverse[Int(order[view.window.lowerBound + position])] = Int32(position)
-                }
-                positions = inverse
-            }
-            let position = positions![element]
-            return position >= 0 ? Int(position) : nil
         }
     }
 }
