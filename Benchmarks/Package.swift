@@ -36,6 +36,9 @@ let package = Package(
         // Issue 16's derived orders and filtered views on a 1M-item list, timed step by step.
         .executableTarget(
             name: "query-perf", dependencies: ["ListData", .product(name: "FolioEngine", package: "folio")]),
+        // Issue 41's change feed (id tables, diff, patch body) on a 1M-item list, step by step.
+        .executableTarget(
+            name: "changes-perf", dependencies: ["ListData", .product(name: "FolioEngine", package: "folio")]),
         // A fixed-arrival-rate load generator: latency from each request's due instant (wrk2's way).
         .executableTarget(
             name: "open-loop",

@@ -28,6 +28,9 @@ extension Configuration {
         public var filterable: [FieldPath] = []
         /// `searchable`: string fields that `?q=` searches (SPEC 3.6). Default `[]`.
         public var searchable: [FieldPath] = []
+        /// `idField`: the field that identifies an item, which `?since=` compares between
+        /// snapshots (docs/API.md, "Changes between snapshots"). Default `null`: no changes.
+        public var idField: FieldPath? = nil
         /// `vary`: request headers that select different upstream variants (as written).
         /// Default `[]`.
         public var vary: [String]

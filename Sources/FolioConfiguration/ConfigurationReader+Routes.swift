@@ -72,6 +72,10 @@ extension ConfigurationReader {
         if let e = fields["sectionKey"], let text = nullableString(e), let text {
             sectionKey = field(text, at: e.location)
         }
+        var idField: FieldPath? = nil
+        if let e = fields["idField"], let text = nullableString(e), let text {
+            idField = field(text, at: e.location)
+        }
         // The dialect's names (after renames) are Folio's own parameters on this route (SPEC 2.1).
         let reserved = paging.dialect.parameterNames(paging.params) + Configuration.Route.fixedParameterNames
         let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved).map(\.field)
@@ -117,6 +121,7 @@ extension ConfigurationReader {
             authorized: authorized, upstreamPaging: upstreamPaging, paging: paging, cache: routeCache)
         route.filterable = filterable
         route.searchable = searchable
+        route.idField = idField
         return Placed(route: route, index: index, nameLocation: nameEntry.location, pathLocation: pathEntry.location)
     }
 

@@ -296,3 +296,36 @@ package enum DetailText {
         return String(decoding: utf8[..<end], as: UTF8.self) + "…"
     }
 }
+
+// MARK: Changes between snapshots
+
+/// The problems of `since` (docs/API.md, "Changes between snapshots"); a token that is gone is
+/// `snapshotGone`, as for pinned pages.
+extension FolioError {
+    /// 409: a list in which an item has no string or number at `idField`, or repeats an earlier
+    /// item's id, has no changes; the detail names the first such item (0-based, upstream order).
+    public static func idsNotUnique(_ problem: ItemIDs.Problem, idField: String) -> FolioError {
+        let what =
+            if let earlier = problem.repeats {
+                "item \(problem.index) repeats the id of item \(earlier)"
+            } else {
+                "item \(problem.index) has no string or number at idField '\(DetailText.clip(idField))'"
+            }
+        return FolioError(
+            code: "ids-not-unique", status: 409, title: "Ids not unique",
+            detail: "\(what), so this list has no changes to answer; its pages are served as usual")
+    }
+
+    /// 400: `since` with a parameter that selects a page or another answer (`offset`, `page`,
+    /// `pageSize`, `Range`, `snapshot`, `groupBy`, `metadataOnly`): a change feed covers the
+    /// whole view. The same code as the other parameters that ask for two answers at once.
+    public static func sinceCombined(with parameter: String) -> FolioError {
+        conflictingParameters(
+            "since answers the whole view's changes; it cannot be combined with \(DetailText.clip(parameter))")
+    }
+
+    /// 400: `since` on a route without `idField`: without ids there are no changes to compute.
+    public static let changesUnavailable = FolioError(
+        code: "changes-unavailable", status: 400, title: "Changes unavailable",
+        detail: "this route has no idField, so it answers no since requests")
+}
