@@ -44,14 +44,15 @@ class S(http.server.ThreadingHTTPServer):
     def handle_error(self, *a): pass  # Folio hangs up on bombs: that is the point
 S(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 PY
-UP=$((20000 + RANDOM % 10000))
+# Below the ephemeral range (32768-), so an outgoing connection never holds a chosen port.
+UP=$((10000 + RANDOM % 10000))
 python3 "$WORK/upstream.py" $UP "$CODING" &
 for _ in $(seq 200); do curl -sf -o /dev/null "http://127.0.0.1:$UP/list/warm" && break; sleep 0.1; done
 echo "bomb: $(curl -s "http://127.0.0.1:$UP/list/0" | wc -c) bytes $CODING, 1 GiB decoded"
 
 hwm() { awk '/VmHWM/ {print int($2 / 1024)}' /proc/$1/status; }
 start_folio() {
-  GW=$((30000 + RANDOM % 10000)); ADMIN=$((GW + 1))
+  GW=$((20000 + RANDOM % 10000)); ADMIN=$((GW + 1))
   cat > "$WORK/folio.yaml" <<YAML
 server: { listen: "127.0.0.1:$GW", admin: "127.0.0.1:$ADMIN" }
 logging: { level: error, access: false }
@@ -63,6 +64,7 @@ YAML
   "$BIN" serve --config "$WORK/folio.yaml" > "$WORK/folio.log" 2>&1 &
   PID=$!
   for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$GW/lists/warm" && break; sleep 0.1; done
+  kill -0 $PID 2>/dev/null || { echo "folio did not start: $(cat "$WORK/folio.log")"; exit 1; }
   for i in $(seq 5); do curl -sf -o /dev/null "http://127.0.0.1:$GW/lists/warm?pageSize=$i"; done
 }
 bomb() { curl -s -o /dev/null -w '%{http_code} %{time_total}s\n' "http://127.0.0.1:$GW/lists/bomb-$1"; }
