@@ -28,6 +28,23 @@ struct CachePolicyTests {
         #expect(decision == expected)
     }
 
+    /// A request pinned to the snapshot (`?snapshot=` with its token) never waits for the refresh
+    /// that a stale snapshot starts: the token names this list whatever the upstream says now.
+    @Test(arguments: [
+        // (now after t0, must-revalidate, staleWhileRevalidate, decision)
+        (Duration.seconds(5), false, Duration.zero, CachePolicy.Decision.fresh),
+        (.seconds(11), false, .zero, .serveStaleAndRefresh),  // past the window
+        (.seconds(3_600), false, .seconds(30), .serveStaleAndRefresh),
+        (.seconds(11), true, .seconds(30), .serveStaleAndRefresh),  // must-revalidate (and no-cache) too
+        (.seconds(5), true, .zero, .fresh),
+    ])
+    func pinnedDecisions(after: Duration, mustRevalidate: Bool, window: Duration, expected: CachePolicy.Decision) {
+        let decision = CachePolicy.decide(
+            freshUntil: Self.freshUntil, mustRevalidate: mustRevalidate, now: Self.t0 + after,
+            staleWhileRevalidate: window, pinned: true)
+        #expect(decision == expected)
+    }
+
     @Test func aZeroLifetimeIsNeverFresh() {
         // `no-cache` and max-age=0 lists: fresh until the instant they were stored.
         #expect(

@@ -16,30 +16,47 @@ import Testing
     // MARK: Pinned links across a refresh
 
     /// The pinned request is the one that finds its list stale and refreshes it: it is answered
-    /// from its own snapshot, which the refresh made a retained one — not 410.
-    @Test func pinnedRequestThatRefreshesIsAnsweredFromItsSnapshot() async throws {
+    /// from its own snapshot while the refresh it started is still held upstream (issue 39: it
+    /// used to wait as long as the refresh); the refresh lands afterwards, unpinned requests get
+    /// the new list, and the pinned snapshot is a retained one — not 410.
+    @Test func pinnedRequestOnAStaleListDoesNotWaitForTheRefresh() async throws {
         let clock = TestClock()
         let version = Mutex("v1")
-        try await withTestUpstream({ _ in .json(objectsBody(30, tag: version.withLock { $0 }).body) }) { upstream in
+        let release = Latch()
+        try await withTestUpstream({ _ in
+            let tag = version.withLock { $0 }
+            if tag == "v2" { await release.wait() }
+            return .json(objectsBody(30, tag: tag).body)
+        }) { upstream in
+            // A gateway that waited for the held refresh would answer 504 at upstreamTimeout.
             let yaml = gatewayYAML(
-                upstream: upstream.baseURL, route: "cache: { ttl: 10s, staleWhileRevalidate: 0s, staleIfError: 0s }")
-            try await withGateway(yaml, now: clock.now) { client, _ in
+                upstream: upstream.baseURL, route: "cache: { ttl: 10s, staleWhileRevalidate: 0s, staleIfError: 0s }",
+                top: "limits:\n  upstreamTimeout: 5s")
+            try await withGateway(yaml, now: clock.now) { client, server in
                 let first = try await client.execute(uri: "/objects?pageSize=10", method: .get)
                 let oldToken = try #require(first.json.paging["snapshot"] as? String)
                 let next = try #require(first.json.paging["next"] as? String)
 
                 version.withLock { $0 = "v2" }
-                clock.advance(.seconds(11))
-                let pinned = try await client.execute(uri: next, method: .get)
-                #expect(pinned.status == .ok, "\(pinned.text)")
-                #expect(try pinned.json.paging["snapshot"] as? String == oldToken)
-                #expect(try rawItems(pinned.text).allSatisfy { $0.contains("\"v1\"") })
-                #expect(pinned.header("Cache-Status") == "folio; hit; ttl=-1")
-                #expect(upstream.requestCount == 2, "the pinned request refreshed the list")
+                clock.advance(.seconds(12))
+                for _ in 0..<3 {
+                    let pinned = try await client.execute(uri: next, method: .get)
+                    #expect(pinned.status == .ok, "\(pinned.text)")
+                    #expect(try pinned.json.paging["snapshot"] as? String == oldToken)
+                    #expect(try rawItems(pinned.text).allSatisfy { $0.contains("\"v1\"") })
+                    #expect(pinned.header("Cache-Status") == "folio; hit; ttl=-2")
+                }
+                try await waitUntil("the pinned request started one refresh") { upstream.headCount == 2 }
+                #expect(!release.isOpen && server.gateway.cache.fillsInFlight == 1, "the refresh is still held")
 
+                release.open()
+                try await waitUntil("the refresh ended") { server.gateway.cache.fillsInFlight == 0 }
                 let unpinned = try await client.execute(uri: "/objects?pageSize=10", method: .get)
-                #expect(try unpinned.json.paging["snapshot"] as? String != oldToken)
-                #expect(unpinned.header("Cache-Status")?.hasPrefix("folio; hit; ttl=") == true)
+                #expect(try rawItems(unpinned.text).allSatisfy { $0.contains("\"v2\"") })
+                #expect(unpinned.header("Cache-Status") == "folio; hit; ttl=10")
+                let stillPinned = try await client.execute(uri: next, method: .get)
+                #expect(try rawItems(stillPinned.text).allSatisfy { $0.contains("\"v1\"") }, "now a retained one")
+                #expect(stillPinned.header("Cache-Status") == "folio; hit; ttl=-1")
                 #expect(upstream.requestCount == 2)
             }
         }

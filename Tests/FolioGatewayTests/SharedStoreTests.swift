@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FolioEngine
 import FolioRedis
 import FolioTestSupport
 import Foundation
@@ -219,6 +220,52 @@ struct SharedStoreTests {
                         #expect(try Self.tags(current) == ["v2"])
                         #expect(current.headers["Cache-Status"].first?.contains("hit") == true)
                         #expect(upstream.requestCount == 2, "B fetched nothing: both came from Redis")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A pinned request that finds its list stale is answered at once on any replica, from
+    /// its own copy or Redis's, while the one refresh it started (for all replicas) is held
+    /// upstream (issue 39); the refresh lands afterwards for every replica. A replica that
+    /// waited for the held refresh would answer 504 at `upstreamTimeout`.
+    @Test func aPinnedRequestOnAStaleListNeverWaitsForTheRefreshOnAnyReplica() async throws {
+        let list = Versioned()
+        let release = Latch()
+        try await RedisServer.with { redis in
+            try await withTestUpstream({ _ in
+                let version = list.version.load(ordering: .relaxed)
+                if version == 2 { await release.wait() }
+                return .json(list.body(), headers: [("Cache-Control", "max-age=\(version == 1 ? 1 : 600)")])
+            }) { upstream in
+                try await Self.withReplicas(
+                    2, upstream: upstream, redis: redis, extra: "limits:\n  upstreamTimeout: 5s"
+                ) { replicas in
+                    try await withHTTPClient { http in
+                        let first = try await http.answer(replicas[0].url)
+                        let pinned = try Self.token(first)
+                        list.version.store(2, ordering: .relaxed)
+                        try await Task.sleep(for: .milliseconds(1_100))
+                        // A holds the list itself; B never saw it and reads it from Redis.
+                        for replica in replicas + replicas {
+                            let answer = try await http.answer(replica.url + "?snapshot=\(pinned)")
+                            #expect(answer.status == 200, "\(answer.text)")
+                            #expect(try Self.tags(answer) == ["v1"])
+                            let cacheStatus = answer.headers["Cache-Status"].first ?? ""
+                            #expect(cacheStatus.hasPrefix("folio; hit; ttl=-"), "\(cacheStatus)")
+                        }
+                        try await waitUntil("a refresh reached the upstream") { upstream.requestCount >= 2 }
+                        #expect(!release.isOpen, "answered while the refresh is held")
+                        #expect(upstream.requestCount == 2, "one refresh for both replicas")
+
+                        release.open()
+                        for replica in replicas {
+                            #expect(try await Self.eventuallyServes(["v2"], replica, http, within: .seconds(10)))
+                        }
+                        #expect(upstream.requestCount == 2, "one refresh for both replicas")
+                        let retained = try await http.answer(replicas[1].url + "?snapshot=\(pinned)")
+                        #expect(try Self.tags(retained) == ["v1"], "the pinned list, retained")
                     }
                 }
             }

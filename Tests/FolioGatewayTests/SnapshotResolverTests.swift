@@ -101,15 +101,36 @@ struct SnapshotResolverTests {
         #expect(upstream.requests.count == 3)
     }
 
+    /// The pinned request on its stale list is answered at once and refreshes the list in the
+    /// background (the refill is held until the test opens its gate); afterwards the token is
+    /// a retained one.
     @Test func aPinnedTokenIsAnsweredFromItsRetainedSnapshotAfterARefill() async throws {
         let upstream = MemoryUpstream([Self.url: .init(chunks: ["[1,2,3]"])])
         let (resolver, route) = try resolver(upstream)
         guard let (first, _) = served(await resolver.resolve(plan, token: nil, route: route)) else { return }
-        upstream.answer(Self.url, with: .init(chunks: ["[4,5]"]))
+        let refill = Latch()
+        upstream.answer(Self.url, with: .init(chunks: ["[4,5]"], gate: refill))
         clock.advance(.seconds(11))
+        // A safety net, not a timing: a resolver that waited for the refill must not hang the run.
+        let safety = Task {
+            try? await Task.sleep(for: .seconds(5))
+            refill.open()
+        }
+        defer { safety.cancel() }
 
-        guard let (pinned, _) = served(await resolver.resolve(plan, token: first.token, route: route)) else { return }
+        guard let (pinned, stale) = served(await resolver.resolve(plan, token: first.token, route: route)) else {
+            return
+        }
+        #expect(!refill.isOpen, "answered while the refill is held")
         #expect(pinned.token == first.token && pinned.list.count == 3)
+        #expect(stale == .hit(ttl: -1))
+        #expect(resolver.cache.fillsInFlight == 1, "the refill runs in the background")
+        refill.open()
+        try await waitUntil("the refill ended") { resolver.cache.fillsInFlight == 0 }
+        guard let (retained, _) = served(await resolver.resolve(plan, token: first.token, route: route)) else {
+            return
+        }
+        #expect(retained.token == first.token && retained.list.count == 3)
         guard let (current, outcome) = served(await resolver.resolve(plan, token: nil, route: route)) else { return }
         #expect(current.token != first.token && current.list.count == 2)
         #expect(outcome.header.hasPrefix("folio; hit"))

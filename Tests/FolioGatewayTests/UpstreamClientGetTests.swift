@@ -151,6 +151,54 @@ struct UpstreamClientGetTests {
         }
     }
 
+    /// A compressed body reaches the sink in pieces of at most 64 KiB, inflated as the sink
+    /// takes them (issue 39): however much one read of the wire inflates to.
+    @Test(arguments: ["gzip", "deflate"])
+    func inflatesAPieceAtATime(encoding: String) async throws {
+        let bomb = CompressionBomb.make(count: 8 << 20, zlibWrapper: encoding == "deflate")
+        try await withTestUpstream({ _ in
+            TestUpstream.Reply(headers: [("Content-Encoding", encoding)], body: bomb)
+        }) { upstream in
+            try await withUpstreamClient { client in
+                let (_, sink) = try await client.getRecording(upstream.baseURL + "/zeros")
+                #expect(sink.chunks.map(\.count).reduce(0, +) == 8 << 20)
+                #expect(sink.chunks.allSatisfy { $0.count <= 64 << 10 }, "\(sink.chunks.map(\.count).max() ?? 0)")
+            }
+        }
+    }
+
+    /// A compressed body that ends early, or goes on after its end, is no body (502).
+    @Test(arguments: ["truncated", "trailing"])
+    func refusesACompressedBodyThatIsCutOrHasMore(fault: String) async throws {
+        let compressed = Gzip.compress(Array(objectsBody(500).body.utf8))
+        let body = fault == "truncated" ? Array(compressed.dropLast(20)) : compressed + Array("[1]".utf8)
+        try await withTestUpstream({ _ in
+            TestUpstream.Reply(headers: [("Content-Encoding", "gzip")], body: body)
+        }) { upstream in
+            try await withUpstreamClient { client in
+                let error = await #expect(throws: UpstreamError.self) {
+                    _ = try await client.getRecording(upstream.baseURL + "/cut")
+                }
+                #expect(error?.code == "upstream-failed")
+            }
+        }
+    }
+
+    /// An empty body labelled as compressed (a 304 that repeats the stored answer's
+    /// `Content-Encoding`, a 204) is an empty body, not a truncated stream.
+    @Test(arguments: [200, 204, 304])
+    func anEmptyBodyWithAContentEncodingIsEmpty(status: Int) async throws {
+        try await withTestUpstream({ _ in
+            TestUpstream.Reply(status: status, headers: [("Content-Encoding", "gzip"), ("ETag", "\"v1\"")])
+        }) { upstream in
+            try await withUpstreamClient { client in
+                let (head, sink) = try await client.getRecording(upstream.baseURL + "/empty")
+                #expect(head.status == status)
+                #expect(sink.bytes.isEmpty)
+            }
+        }
+    }
+
     @Test func refusesACompressedBodyThatDecodesPastTheLimit() async throws {
         let limit = 64 << 10
         let compressed = Gzip.compress([UInt8](repeating: 0, count: 2 << 20))

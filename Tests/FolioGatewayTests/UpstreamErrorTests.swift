@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import FolioEngine
 import NIOCore
-import NIOHTTPCompression
 import Testing
 
 @testable import FolioGateway
@@ -22,12 +21,6 @@ struct UpstreamErrorTests {
         let error = translated(HTTPClientError.deadlineExceeded, .head)
         #expect(error?.code == "upstream-timeout")
         #expect(error?.status == 504)
-    }
-
-    @Test func decompressionLimitIsBodyTooLarge() {
-        let error = translated(NIOHTTPDecompression.DecompressionError.limit, .body)
-        #expect(error?.code == "upstream-body-too-large")
-        #expect(error?.status == 502)
     }
 
     @Test func connectionErrorsAreUnreachableOnlyBeforeTheHead() {

@@ -51,7 +51,7 @@ struct SnapshotResolver: Sendable {
         if token == nil || token == current?.token, let current {
             switch CachePolicy.decide(
                 freshUntil: current.freshUntil, mustRevalidate: current.mustRevalidate, now: now,
-                staleWhileRevalidate: settings.staleWhileRevalidate)
+                staleWhileRevalidate: settings.staleWhileRevalidate, pinned: token != nil)
             {
             case .fresh:
                 return Self.hit(current, at: now)

@@ -64,7 +64,7 @@ extension UpstreamClient {
                         throw UpstreamError.bodyTooLarge("Content-Length \(length) exceeds \(maxBodyBytes)")
                     }
                     let sink = Handover(CollectingSink(limit: maxBodyBytes))
-                    try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+                    try await Self.stream(response, into: sink, limit: maxBodyBytes)
                     return (head, sink.value.buffer)
                 }
             }

@@ -9,8 +9,9 @@ extension UpstreamClient {
     ///
     /// The whole exchange must finish within `responseTimeout` (504). A redirect to another
     /// origin fails before anything is sent there (502), as does a 6th redirect. The body is
-    /// decoded (gzip, deflate) and capped at `maxBodyBytes` in total (502). Errors thrown by
-    /// `makeSink` or the sink are rethrown unchanged.
+    /// decoded (gzip, deflate) as the sink takes it and capped at `maxBodyBytes` in total (502).
+    /// Errors thrown by `makeSink` or the sink are rethrown unchanged, and the sink's
+    /// `failureWait` cancels the download at once.
     public func get<Sink: UpstreamBodySink>(
         _ url: String,
         headers: HTTPHeaders,
@@ -44,7 +45,7 @@ extension UpstreamClient {
         let sink = Handover(try makeSink(head))
         do {
             let received = try await deadline.run(abortedBy: sink.value.failureWait) {
-                try await Self.stream(response.body, into: sink, limit: maxBodyBytes)
+                try await Self.stream(response, into: sink, limit: maxBodyBytes)
             }
             observer?(UpstreamExchange(head: head, bodyBytes: received, duration: .now - started))
             span.attributes[SpanAttributeName.status] = head.status
@@ -97,29 +98,26 @@ extension UpstreamClient {
         } catch {}
     }
 
-    /// Feeds every chunk to the sink as it arrives and returns the bytes received (decoded).
-    /// Library errors are translated; the sink's own errors pass unchanged.
+    /// Feeds the decoded body to the sink a piece at a time and returns the bytes received
+    /// (decoded). A compressed body is inflated only as the sink takes it, at most a byte past
+    /// `limit`: a bomb fails at its first bad byte, or at the limit, having cost what was read
+    /// (docs/API.md, "Proxy headers"). Library errors are translated; the sink's own pass
+    /// unchanged.
     @discardableResult
     static func stream<Sink: UpstreamBodySink>(
-        _ body: HTTPClientResponse.Body,
+        _ response: HTTPClientResponse,
         into sink: Handover<Sink>,
         limit: Int
     ) async throws -> Int {
-        var iterator = body.makeAsyncIterator()
+        var body = try DecodedBody(response)
         var received = 0
-        while true {
-            let next: ByteBuffer?
-            do {
-                next = try await iterator.next()
-            } catch {
-                throw UpstreamError.translating(error, phase: .body)
-            }
-            guard let chunk = next else { return received }
+        while let chunk = try await body.next(atMost: limit - received + 1) {
             received += chunk.readableBytes
             guard received <= limit else {
                 throw UpstreamError.bodyTooLarge("body exceeds \(limit) bytes")
             }
             try await sink.value.receive(chunk)
         }
+        return received
     }
 }

@@ -7,7 +7,8 @@ import Tracing
 /// Fetches from upstreams with the rules of docs/API.md ("Proxy headers", "Errors"), which
 /// AsyncHTTPClient's defaults do not give:
 /// redirects only within the origin, one deadline over head and body, a decoded-size cap,
-/// and refused connections reported at once instead of retried until the connect timeout.
+/// bodies inflated only as fast as they are validated, and refused connections reported at
+/// once instead of retried until the connect timeout.
 public final class UpstreamClient: Sendable {
     let settings: UpstreamSettings
     let client: HTTPClient
@@ -28,7 +29,9 @@ public final class UpstreamClient: Sendable {
         // Redirects are followed by `get` itself, which refuses other origins.
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: TimeAmount(settings.connectTimeout))
-        configuration.decompression = .enabled(limit: .size(settings.maxBodyBytes))
+        // Decoded by `stream` as the sink takes the bytes: the library's decompressor inflates
+        // each read whole before anything looks at it (a bomb's read: tens of MiB of zeros).
+        configuration.decompression = .disabled
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.maxConnectionsPerHost
         self.settings = settings

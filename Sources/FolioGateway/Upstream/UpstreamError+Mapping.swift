@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import FolioEngine
 import NIOCore
-import NIOHTTPCompression
 import NIOPosix
 
 extension UpstreamError {
@@ -31,8 +30,6 @@ extension UpstreamError {
             }
         case ChannelError.connectTimeout(_):
             return UpstreamError.connectTimeout("\(error)")
-        case NIOHTTPDecompression.DecompressionError.limit:
-            return UpstreamError.bodyTooLarge("decompressed body exceeds the limit")
         case is NIOConnectionError where phase == .head, is IOError where phase == .head:
             return UpstreamError.unreachable("\(error)")
         default:

@@ -175,6 +175,18 @@ final class FolioProcess: Sendable {
         return (try await port("client"), try await port("admin"))
     }
 
+    /// A size of the process's `/proc/PID/status` in bytes: `VmRSS` (resident now), `VmHWM`
+    /// (the peak resident so far).
+    func memory(_ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            if let kilobytes = Int(line.dropFirst(field.count + 1).split(whereSeparator: \.isWhitespace).first ?? "") {
+                return kilobytes << 10
+            }
+        }
+        throw TestFailure("no \(field) in /proc/\(process.processIdentifier)/status")
+    }
+
     func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }

@@ -1,3 +1,4 @@
+import FolioEngine
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -14,6 +15,8 @@ final class MemoryUpstream: Upstream {
         var chunks: [String]
         /// How long the head takes (real time: lets concurrent requests overlap).
         var delay: Duration = .zero
+        /// Awaited before the head: holds a fill in flight until the test opens it.
+        var gate: Latch? = nil
     }
 
     private let answers: Mutex<[String: Answer]>
@@ -36,6 +39,7 @@ final class MemoryUpstream: Upstream {
         log.withLock { $0.append((url, headers)) }
         let answer = answers.withLock { $0[url] } ?? Answer(status: 404, chunks: ["no such URL: \(url)"])
         if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
+        await answer.gate?.wait()
         let head = UpstreamHead(status: answer.status, headers: answer.headers, url: url)
         var sink = try makeSink(head)
         for chunk in answer.chunks {
