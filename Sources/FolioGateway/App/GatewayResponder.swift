@@ -17,15 +17,17 @@ public struct GatewayResponder: HTTPResponder {
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
         let start = ContinuousClock.now
         let gateway = generation.gateway
-        let response: Response
+        let answer: SentAnswer
         if let span = gateway.startRequestSpan(request) {
-            response = await ServiceContext.$current.withValue(span.context) {
+            answer = await ServiceContext.$current.withValue(span.context) {
                 await gateway.respond(to: request, context: context)
             }
-            gateway.endRequestSpan(span, response: response, record: context.record)
+            gateway.endRequestSpan(span, status: answer.status, record: context.record)
         } else {
-            response = await gateway.respond(to: request, context: context)
+            answer = await gateway.respond(to: request, context: context)
         }
+        // Built here, at the edge: the gateway answers in `SentAnswer`s, as the front door writes them.
+        let response = answer.response
         gateway.observe(
             request.head, record: context.record, peerAddress: context.peerAddress, status: response.status,
             headers: response.headers, duration: start.duration(to: .now))

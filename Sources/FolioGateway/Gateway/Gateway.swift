@@ -31,6 +31,10 @@ public final class Gateway: Sendable {
     /// Whether root traces may be recorded (an exporter is set): otherwise only requests that
     /// bring a `traceparent` get a server span.
     let recordsRootSpans: Bool
+    /// Answers GET and HEAD on route paths, at once or waiting.
+    let lists: ListEndpoint
+    /// Answers unsafe methods and unrouted paths from upstream.
+    let forwarder: Forwarder
 
     /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
     /// predecessor's store, and `succeeding` it shares its drop generations and its fills in
@@ -68,7 +72,16 @@ public final class Gateway: Sendable {
         self.upstream = upstream
         self.pipeline = FillPipeline(
             upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
-        self.resolver = SnapshotResolver(cache: cache, pipeline: pipeline, metrics: metrics)
+        let resolver = SnapshotResolver(cache: cache, pipeline: pipeline, metrics: metrics)
+        self.resolver = resolver
+        let server = configuration.server
+        self.lists = ListEndpoint(
+            resolver: resolver, cache: cache,
+            renderer: ListRenderer(publicBaseURL: server.publicBaseURL, compression: server.compression),
+            trustedProxies: server.trustedProxies)
+        self.forwarder = Forwarder(
+            upstream: upstream, cache: cache, metrics: metrics, fallbackUpstream: server.fallbackUpstream,
+            trustedProxies: server.trustedProxies, maxRequestBodyBytes: configuration.limits.maxRequestBodyBytes)
         self.logger = logger
         if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
             self.accessWriter = handler
@@ -104,21 +117,22 @@ public final class Gateway: Sendable {
 
     /// Answers one client request; `context.record` says which route matched and how the
     /// cache answered.
-    public func respond(to request: Request, context: GatewayContext) async -> Response {
-        let requestID = RequestID.accept(request.headers[.xRequestID])
-        var response: Response
+    func respond(to request: Request, context: GatewayContext) async -> SentAnswer {
+        let head = request.head
+        let requestID = RequestID.accept(head.headerFields[.xRequestID])
+        var answer: SentAnswer
         do {
-            response = try await route(request, context: context, requestID: requestID)
+            answer = try await route(request, context: context, requestID: requestID)
         } catch let error as FolioError {
-            response = Problem.response(error)
+            answer = Problem.answer(error)
         } catch let error as UpstreamError {
-            response = Problem.response(error.folioError)
+            answer = Problem.answer(error.folioError)
         } catch {
             logger.error("unexpected error", metadata: ["folio.request_id": "\(requestID)", "error": "\(error)"])
-            response = Problem.response(.internal)
+            answer = Problem.answer(.internal)
         }
-        decorate(&response.headers, request: request, context: context, requestID: requestID)
-        return response
+        decorate(&answer, request: head, record: context.record, requestID: requestID)
+        return answer
     }
 
     /// Refuses what no route may see: bad framing (400), breached request limits (414, 431),
@@ -129,58 +143,47 @@ public final class Gateway: Sendable {
         try RequestTargetRules.check(request)
     }
 
-    /// What every answer carries whoever wrote it: its request ID and CORS fields (kept answers
-    /// given at once add the same after their kept fields: `Gateway+AtOnce`).
-    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
-        HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
-        context.record.requestID = requestID
-        let routeAnswer = context.record.routeIndex != nil
-        // docs/API.md, "Headers on every page": an OPTIONS on a route path that is no preflight gets no allow headers,
-        // even from an allowed origin (a preflight's are set by `CORSRules.preflight`).
-        let plainOptions =
-            routeAnswer && request.method == .options && request.headers[.accessControlRequestMethod] == nil
-        CORSRules.decorate(
-            &headers, origin: plainOptions ? nil : request.headers[.origin],
-            allowed: configuration.server.cors.allowOrigins, routeAnswer: routeAnswer)
-    }
-
-    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
-        let target = RequestTarget(request.head.path ?? "/")
+    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> SentAnswer {
+        let head = request.head
+        let target = RequestTarget(head.path ?? "/")
         context.record.path = target.path
         // The route is known before the request is admitted: a refusal on a route path is an
         // answer of that route, with its CORS fields (docs/API.md, "Headers on every page").
         let lookup = table.lookup(rawPath: target.path)
         context.record.routeIndex = lookup.routeIndex
         do {
-            try admit(request.head)
+            try admit(head)
         } catch {
             metrics.breached(error.limit)
             throw error
         }
-        if RequestTargetRules.isAsteriskOptions(request.head) {
-            return Response(status: .ok, headers: [.allow: CORSRules.allowedMethods, .contentLength: "0"])
+        if RequestTargetRules.isAsteriskOptions(head) {
+            return SentAnswer(status: .ok, headers: [.allow: CORSRules.allowedMethods, .contentLength: "0"])
         }
         let match: RouteMatch
         switch lookup {
         case .matched(let found): match = found
         case .refused(let refusal): throw refusal.error
         case .unmatched:
-            return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
+            return try await forwarder.fallback(
+                request, peerAddress: context.peerAddress, target: target, requestID: requestID)
         }
         let route = routes[match.routeIndex]
-        switch request.method {
+        switch head.method {
         case .get, .head:
-            return try await serveList(
-                request, context: context, route: route, match: match, target: target, requestID: requestID)
+            return try await lists.answer(
+                head, peer: context.peer, route: route, match: match, target: target, requestID: requestID,
+                record: context.record)
         case .options:
-            return CORSRules.preflight(request, allowed: configuration.server.cors.allowOrigins)
+            return CORSRules.preflight(head, allowed: configuration.server.cors.allowOrigins)
         case .post, .put, .patch, .delete:
-            return try await forwardUnsafe(
-                request, context: context, route: route, match: match, target: target, requestID: requestID)
+            return try await forwarder.unsafe(
+                request, peerAddress: context.peerAddress, route: route, match: match, target: target,
+                requestID: requestID)
         default:
-            var response = Problem.response(.methodNotAllowed(request.method.rawValue, path: route.config.path.text))
-            response.headers[.allow] = CORSRules.allowedMethods
-            return response
+            var answer = Problem.answer(.methodNotAllowed(head.method.rawValue, path: route.config.path.text))
+            answer.headers[.allow] = CORSRules.allowedMethods
+            return answer
         }
     }
 }

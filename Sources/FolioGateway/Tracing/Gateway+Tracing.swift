@@ -41,9 +41,9 @@ extension Gateway {
     }
 
     /// Names the span after the matched route (`GET /objects`) and records the answer.
-    func endRequestSpan(_ span: any Span, response: Response, record: RequestRecord) {
+    func endRequestSpan(_ span: any Span, status: HTTPResponse.Status, record: RequestRecord) {
         if span.isRecording {
-            let status = Int(response.status.code)
+            let status = Int(status.code)
             if let routeIndex = record.routeIndex {
                 let route = routes[routeIndex]
                 span.operationName = "\(span.operationName) \(route.config.path.text)"
