@@ -18,17 +18,17 @@ public struct GatewayResponder: HTTPResponder {
         let start = ContinuousClock.now
         let gateway = generation.gateway
         let answer: SentAnswer
-        if let span = gateway.startRequestSpan(request) {
+        if let span = gateway.observer.startRequestSpan(request.head) {
             answer = await ServiceContext.$current.withValue(span.context) {
                 await gateway.respond(to: request, context: context)
             }
-            gateway.endRequestSpan(span, status: answer.status, record: context.record)
+            gateway.observer.endRequestSpan(span, status: answer.status, record: context.record)
         } else {
             answer = await gateway.respond(to: request, context: context)
         }
         // Built here, at the edge: the gateway answers in `SentAnswer`s, as the front door writes them.
         let response = answer.response
-        gateway.observe(
+        gateway.observer.observe(
             request.head, record: context.record, peerAddress: context.peerAddress, status: response.status,
             headers: response.headers, duration: start.duration(to: .now))
         return response
@@ -45,7 +45,7 @@ public struct GatewayResponder: HTTPResponder {
         let record = RequestRecord()
         guard let answer = gateway.answerAtOnce(request, record: record) else { return nil }
         gateway.metrics.answersAtOnce.increment()
-        gateway.observe(
+        gateway.observer.observe(
             request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.headers,
             duration: start.duration(to: .now))
         return answer
@@ -58,7 +58,7 @@ public struct GatewayResponder: HTTPResponder {
         let gateway = current.gateway
         let record = RequestRecord()
         let answer = gateway.refusedAtOnce(request, tooLong: targetBytes, record: record)
-        gateway.observe(
+        gateway.observer.observe(
             request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.allFields,
             duration: start.duration(to: .now))
         return answer

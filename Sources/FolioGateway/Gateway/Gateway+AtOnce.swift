@@ -11,7 +11,7 @@ extension Gateway {
     /// It reads only the request's head and notes what happened in `record`: a cached page
     /// needs no Hummingbird `Request` (whose URI it would parse) and no request context.
     func answerAtOnce(_ request: HTTPRequest, record: RequestRecord) -> SentAnswer? {
-        guard request.method == .get || request.method == .head, !tracesRequest(request),
+        guard request.method == .get || request.method == .head, !observer.tracesRequest(request),
             (try? admit(request)) != nil
         else { return nil }
         let target = RequestTarget(request.path ?? "/")

@@ -22,15 +22,11 @@ public final class Gateway: Sendable {
     /// Finds each list request's snapshot (cache, fill, stale, direct).
     let resolver: SnapshotResolver
     let logger: Logger
-    /// `logger`'s handler when access lines can be written by it directly
-    /// (`JSONLogHandler.writeAccess`: a JSON handler without metadata of its own), found once.
-    let accessWriter: JSONLogHandler?
     let metrics: GatewayMetrics
     /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
     let tracer: any Tracer
-    /// Whether root traces may be recorded (an exporter is set): otherwise only requests that
-    /// bring a `traceparent` get a server span.
-    let recordsRootSpans: Bool
+    /// Metrics, access lines and spans of this gateway's requests, for the responder.
+    let observer: RequestObserver
     /// Answers GET and HEAD on route paths, at once or waiting.
     let lists: ListEndpoint
     /// Answers unsafe methods and unrouted paths from upstream.
@@ -53,7 +49,6 @@ public final class Gateway: Sendable {
     ) {
         self.configuration = configuration
         self.tracer = tracer
-        self.recordsRootSpans = recordsRootSpans
         var routes: [CompiledRoute] = []
         for route in configuration.routes {
             routes.append(CompiledRoute(route, limits: configuration.limits, metrics: metrics.route(route.name)))
@@ -83,12 +78,10 @@ public final class Gateway: Sendable {
             upstream: upstream, cache: cache, metrics: metrics, fallbackUpstream: server.fallbackUpstream,
             trustedProxies: server.trustedProxies, maxRequestBodyBytes: configuration.limits.maxRequestBodyBytes)
         self.logger = logger
-        if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
-            self.accessWriter = handler
-        } else {
-            self.accessWriter = nil
-        }
         self.metrics = metrics
+        self.observer = RequestObserver(
+            routes: routes, metrics: metrics, logger: logger, logsAccess: configuration.logging.access, tracer: tracer,
+            recordsRootSpans: recordsRootSpans)
     }
 
     /// The default store: this process's memory, bounded by `cache.maxBytes`.

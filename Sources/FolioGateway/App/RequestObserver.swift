@@ -1,8 +1,42 @@
 import HTTPTypes
-import Hummingbird
 import Logging
+import Tracing
 
-extension Gateway {
+/// Records each answered request (docs/DESIGN.md, "The gateway's parts"): metrics, the access
+/// line and the request's span (`RequestObserver+Tracing`). Built with its gateway, whose routes
+/// it names, and called by the responder only: the gateway answers, it never observes.
+struct RequestObserver: Sendable {
+    let routes: [CompiledRoute]
+    let metrics: GatewayMetrics
+    let logger: Logger
+    /// `logger`'s handler when access lines can be written by it directly
+    /// (`JSONLogHandler.writeAccess`: a JSON handler without metadata of its own), found once.
+    let accessWriter: JSONLogHandler?
+    /// `logging.access`.
+    let logsAccess: Bool
+    /// Spans for requests (`GatewayTracing`); a no-op by default.
+    let tracer: any Tracer
+    /// Whether root traces may be recorded (an exporter is set): otherwise only requests that
+    /// bring a `traceparent` get a server span.
+    let recordsRootSpans: Bool
+
+    init(
+        routes: [CompiledRoute], metrics: GatewayMetrics, logger: Logger, logsAccess: Bool, tracer: any Tracer,
+        recordsRootSpans: Bool
+    ) {
+        self.routes = routes
+        self.metrics = metrics
+        self.logger = logger
+        if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
+            self.accessWriter = handler
+        } else {
+            self.accessWriter = nil
+        }
+        self.logsAccess = logsAccess
+        self.tracer = tracer
+        self.recordsRootSpans = recordsRootSpans
+    }
+
     /// Longest path written to the access log; longer ones are cut (a 414 may carry 8 KiB).
     static let loggedPathLimit = 2048
 
@@ -19,7 +53,7 @@ extension Gateway {
             routeMetrics.cacheLookup(outcome.result)
             if outcome.waited { metrics.coalescedWaiters.increment() }
         }
-        guard configuration.logging.access, logger.logLevel <= .info else { return }
+        guard logsAccess, logger.logLevel <= .info else { return }
         let access = accessLine(
             request, record: record, peerAddress: peerAddress, status: status, headers: headers, route: route,
             duration: duration)
