@@ -30,7 +30,7 @@ public struct GatewayResponder: HTTPResponder {
         let response = answer.response
         gateway.observer.observe(
             request.head, record: context.record, peerAddress: context.peerAddress, status: response.status,
-            headers: response.headers, duration: start.duration(to: .now))
+            duration: start.duration(to: .now))
         return response
     }
 
@@ -46,7 +46,7 @@ public struct GatewayResponder: HTTPResponder {
         guard let answer = gateway.answerAtOnce(request, record: record) else { return nil }
         gateway.metrics.answersAtOnce.increment()
         gateway.observer.observe(
-            request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.headers,
+            request, record: record, peerAddress: peerAddress, status: answer.status,
             duration: start.duration(to: .now))
         return answer
     }
@@ -59,7 +59,7 @@ public struct GatewayResponder: HTTPResponder {
         let record = RequestRecord()
         let answer = gateway.refusedAtOnce(request, tooLong: targetBytes, record: record)
         gateway.observer.observe(
-            request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.allFields,
+            request, record: record, peerAddress: peerAddress, status: answer.status,
             duration: start.duration(to: .now))
         return answer
     }

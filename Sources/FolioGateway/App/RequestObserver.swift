@@ -44,18 +44,18 @@ struct RequestObserver: Sendable {
     /// `record` says what the gateway did; `peerAddress` is the client's, for the log.
     func observe(
         _ request: HTTPRequest, record: RequestRecord, peerAddress: String?, status: HTTPResponse.Status,
-        headers: HTTPFields, duration: Duration
+        duration: Duration
     ) {
         let route = record.routeIndex.map { routes[$0] }
         let routeMetrics = route?.metrics ?? metrics.unrouted
         routeMetrics.request(status: status.code, duration: duration)
-        if route != nil, let outcome = record.cache {
+        if route != nil, let outcome = record.cache, outcome.isLookup {
             routeMetrics.cacheLookup(outcome.result)
             if outcome.waited { metrics.coalescedWaiters.increment() }
         }
         guard logsAccess, logger.logLevel <= .info else { return }
         let access = accessLine(
-            request, record: record, peerAddress: peerAddress, status: status, headers: headers, route: route,
+            request, record: record, peerAddress: peerAddress, status: status, route: route,
             duration: duration)
         if let accessWriter {
             accessWriter.writeAccess(access)
@@ -68,11 +68,11 @@ struct RequestObserver: Sendable {
     /// no request header is logged, so `Authorization` and `Cookie` never reach the log.
     func accessLine(
         _ request: HTTPRequest, record: RequestRecord, peerAddress: String?, status: HTTPResponse.Status,
-        headers: HTTPFields, route: CompiledRoute?, duration: Duration
+        route: CompiledRoute?, duration: Duration
     ) -> AccessLine {
         let path = record.path ?? RequestTarget(request.path ?? "/").path
         return AccessLine(
-            cacheStatus: record.cacheStatus ?? headers[.cacheStatus],
+            cacheStatus: record.cacheStatus,
             // Milliseconds, to the microsecond.
             durationMilliseconds: (duration.fractionalMilliseconds * 1000).rounded() / 1000,
             method: request.method.rawValue, path: path.prefix(Self.loggedPathLimit), peer: peerAddress,

@@ -23,14 +23,13 @@ struct Forwarder: Sendable {
     /// a 2xx answer drops the route's newest snapshots (docs/API.md, "Methods").
     func unsafe(
         _ request: Request, peerAddress: String?, route: CompiledRoute, match: RouteMatch,
-        target: RequestTarget, requestID: String
+        target: RequestTarget, requestID: String, record: RequestRecord
     ) async throws -> SentAnswer {
         var url = route.config.upstream.render(match.parameters)
         if let query = target.query, !query.isEmpty {
             url += (url.contains("?") ? "&" : "?") + query
         }
-        let cacheStatus = "folio; fwd=request"
-        var answer = try await failing(with: cacheStatus) {
+        let answer = try await failing(as: .forwarded, in: record) {
             try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
                 try await forward(request, peerAddress: peerAddress, url: url, requestID: requestID)
             }
@@ -38,19 +37,17 @@ struct Forwarder: Sendable {
         if (200..<300).contains(answer.status.code) {
             await cache.drop(route: route.name, retention: route.config.cache.snapshotRetention)
         }
-        answer.headers[.cacheStatus] = cacheStatus
         return answer
     }
 
     /// A path that matches no route: the fallback upstream, or 404.
     func fallback(
-        _ request: Request, peerAddress: String?, target: RequestTarget, requestID: String
+        _ request: Request, peerAddress: String?, target: RequestTarget, requestID: String, record: RequestRecord
     ) async throws -> SentAnswer {
         guard let fallbackUpstream else {
             throw FolioError.notFound(path: String(target.path))
         }
-        let cacheStatus = "folio; fwd=bypass"
-        var answer = try await failing(with: cacheStatus) {
+        return try await failing(as: .bypass, in: record) {
             try await metrics.measuringUpstream(metrics.unrouted, outcome: \.upstreamOutcome) {
                 try await forward(
                     request, peerAddress: peerAddress,
@@ -58,22 +55,26 @@ struct Forwarder: Sendable {
                     requestID: requestID)
             }
         }
-        answer.headers[.cacheStatus] = cacheStatus
-        return answer
     }
 
-    /// Runs a forward whose answer carries `cacheStatus`; so does its failure when the upstream
-    /// exchange failed (502, 504: an answer that involved the upstream, docs/API.md, "Cache-Status"). A request
-    /// Folio refuses for its own body (400, 413) carries none, as docs/API.md, "Cache-Status" says of 413.
-    private func failing(with cacheStatus: String, _ body: () async throws -> SentAnswer) async throws -> SentAnswer {
+    /// Runs a forward whose answer is `outcome` in `record` (and so carries its `Cache-Status`);
+    /// so is its failure when the upstream exchange failed (502, 504: an answer that involved the
+    /// upstream, docs/API.md, "Cache-Status"). A request Folio refuses for its own body (400, 413)
+    /// carries none, as docs/API.md, "Cache-Status" says of 413.
+    private func failing(
+        as outcome: CacheOutcome, in record: RequestRecord, _ body: () async throws -> SentAnswer
+    ) async throws -> SentAnswer {
         do {
-            return try await body()
+            let answer = try await body()
+            record.cache = outcome
+            return answer
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             let problem = FolioError.mapping(error)
             guard problem.isUpstreamFailure else { throw error }
-            throw problem.adding(header: .init("Cache-Status", cacheStatus))
+            record.cache = outcome
+            throw problem
         }
     }
 

@@ -4,12 +4,11 @@ import NIOCore
 
 extension SentAnswer {
     /// An upstream error answer, passed back with its end-to-end headers and decoded body.
-    init(passingThrough answer: UpstreamAnswer, cacheStatus: String?) {
+    init(passingThrough answer: UpstreamAnswer) {
         var headers = HTTPFields()
         for (name, value) in answer.headers {
             if let fieldName = HTTPField.Name(name) { headers.append(HTTPField(name: fieldName, value: value)) }
         }
-        if let cacheStatus { headers[.cacheStatus] = cacheStatus }
         headers[.contentLength] = String(answer.body.count)
         self.init(
             status: HTTPResponse.Status(code: answer.status), headers: headers, body: ByteBuffer(bytes: answer.body))

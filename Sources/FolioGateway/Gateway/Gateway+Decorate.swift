@@ -1,8 +1,9 @@
 import HTTPTypes
 
 extension Gateway {
-    /// What every answer carries whoever wrote it: its request ID and CORS fields
-    /// (docs/API.md, "Headers on every page"). A kept answer's fields are shared with its
+    /// What every answer carries whoever wrote it: its `Cache-Status` when the cache was asked
+    /// or the request forwarded (`record.cache`, docs/API.md, "Cache-Status"), its request ID and
+    /// CORS fields (docs/API.md, "Headers on every page"). A kept answer's fields are shared with its
     /// snapshot: these go after them (`added`), and its fields are copied (and its kept head
     /// not used) only when one of them must change.
     func decorate(_ answer: inout SentAnswer, request: HTTPRequest, record: RequestRecord, requestID: String) {
@@ -24,6 +25,9 @@ extension Gateway {
             CORSRules.decorate(&answer.headers, origin: origin, allowed: allowed, routeAnswer: true)
             return
         }
+        // A kept answer got it with its `Age` (`KeptListAnswer.sending`); set, not appended: an
+        // upstream's own field never reaches the client.
+        if let cacheStatus = record.cacheStatus { answer.headers[.cacheStatus] = cacheStatus }
         HTTPFields.setOrAppend(&answer.headers, .xRequestID, requestID)
         CORSRules.decorate(&answer.headers, origin: origin, allowed: allowed, routeAnswer: routeAnswer)
     }

@@ -159,7 +159,8 @@ public final class Gateway: Sendable {
         case .refused(let refusal): throw refusal.error
         case .unmatched:
             return try await forwarder.fallback(
-                request, peerAddress: context.peerAddress, target: target, requestID: requestID)
+                request, peerAddress: context.peerAddress, target: target, requestID: requestID,
+                record: context.record)
         }
         let route = routes[match.routeIndex]
         switch head.method {
@@ -172,7 +173,7 @@ public final class Gateway: Sendable {
         case .post, .put, .patch, .delete:
             return try await forwarder.unsafe(
                 request, peerAddress: context.peerAddress, route: route, match: match, target: target,
-                requestID: requestID)
+                requestID: requestID, record: context.record)
         default:
             var answer = Problem.answer(.methodNotAllowed(head.method.rawValue, path: route.config.path.text))
             answer.headers[.allow] = CORSRules.allowedMethods

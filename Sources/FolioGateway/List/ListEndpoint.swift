@@ -38,8 +38,8 @@ struct ListEndpoint: Sendable {
     }
 
     /// The answer to a list request when it may wait (fill, wait on another request's fill,
-    /// render); throws the problem it ends in (a bad
-    /// query, a failed fill, 410, 416), with the `Cache-Status` of how the cache answered.
+    /// render); throws the problem it ends in (a bad query, a failed fill, 410, 416). How the
+    /// cache answered is in `record`, whose `Cache-Status` the gateway's `decorate` adds.
     func answer(
         _ request: HTTPRequest, peer: SocketAddress?, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String, record: RequestRecord
@@ -66,7 +66,7 @@ struct ListEndpoint: Sendable {
             } else {
                 answer = try renderer.page(
                     request, route: route, listRequest: listRequest, view: selection.view(of: snapshot),
-                    snapshot: snapshot, cacheStatus: outcome.header, target: target, grew: &grew)
+                    snapshot: snapshot, target: target, grew: &grew)
             }
             grew = snapshot.rendered.store(answer, for: answerKey) || grew
             if let key = plan.fill.key, grew || selection.buildsIndexes(route: route) {
@@ -75,10 +75,10 @@ struct ListEndpoint: Sendable {
             return send(answer, to: request, outcome: outcome, age: age, record: record)
         case .upstream(let answer, let outcome):
             record.cache = outcome
-            return SentAnswer(passingThrough: answer, cacheStatus: outcome.header)
+            return SentAnswer(passingThrough: answer)
         case .failed(let error, let outcome):
             record.cache = outcome
-            throw error.adding(header: .init("Cache-Status", outcome.header))
+            throw error
         case .gone(let current, let outcome):
             record.cache = outcome
             // The first link of the current list is the same kind of answer: a section index or
@@ -90,7 +90,6 @@ struct ListEndpoint: Sendable {
             let links = LinkBuilder(
                 base: renderer.linkBase(target), request: first, options: route.paging, snapshot: current.token)
             throw FolioError.snapshotGone(token: listRequest.snapshot ?? "", first: links.url(offset: 0))
-                .adding(header: .init("Cache-Status", outcome.header))
         }
     }
 
@@ -102,12 +101,11 @@ struct ListEndpoint: Sendable {
         kept.sending(to: request, cacheStatus: note(outcome, in: record), age: age)
     }
 
-    /// Notes how the cache answered (metrics, access log, span); returns its `Cache-Status`.
+    /// Notes how the cache answered (metrics, access log, span, the answer's `Cache-Status`);
+    /// returns its `Cache-Status`, rendered once by `record`.
     @discardableResult
     private func note(_ outcome: CacheOutcome, in record: RequestRecord) -> String {
-        let cacheStatus = outcome.header
         record.cache = outcome
-        record.cacheStatus = cacheStatus
-        return cacheStatus
+        return record.cacheStatus ?? outcome.header
     }
 }

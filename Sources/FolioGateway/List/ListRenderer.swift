@@ -18,19 +18,17 @@ struct ListRenderer: Sendable {
         (publicBaseURL ?? "") + target.path
     }
 
-    /// Writes the page (or metadata, or 206 range) for a resolved snapshot. `cacheStatus` only
-    /// goes into a 416 problem.
+    /// Writes the page (or metadata, or 206 range) for a resolved snapshot.
     func page(
         _ request: HTTPRequest, route: CompiledRoute, listRequest: ListRequest, view: ListView, snapshot: Snapshot,
-        cacheStatus: String, target: RequestTarget, grew: inout Bool
+        target: RequestTarget, grew: inout Bool
     ) throws -> KeptListAnswer {
         let total = view.count
         var status = HTTPResponse.Status.ok
         var contentRange: String?
         if let range = listRequest.range {
             if range.first >= total {
-                throw FolioError.rangeNotSatisfiable(totalCount: total).adding(
-                    header: .init("Cache-Status", cacheStatus))
+                throw FolioError.rangeNotSatisfiable(totalCount: total)
             }
             status = .partialContent
             let last = min(range.first + listRequest.pageSize - 1, total - 1)

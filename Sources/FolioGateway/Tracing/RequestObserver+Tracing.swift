@@ -50,7 +50,7 @@ extension RequestObserver {
                 span.attributes[SpanAttributeName.folioRoute] = route.name
             }
             span.attributes[SpanAttributeName.status] = status
-            if let outcome = record.cache { span.attributes[SpanAttributeName.cacheStatus] = outcome.header }
+            if let cacheStatus = record.cacheStatus { span.attributes[SpanAttributeName.cacheStatus] = cacheStatus }
             if status >= 500 { span.setStatus(.init(code: .error)) }
         }
         span.end()
