@@ -76,8 +76,8 @@ extension FolioServer {
         if ListenerSettings(configuration) != listenerSettings {
             needsRestart.append("server.idleTimeout / limits parser caps")
         }
-        let settings = Gateway.upstreamSettings(for: configuration)
-        let rebuild = settings != Gateway.upstreamSettings(for: previous)
+        let settings = UpstreamSettings(configuration)
+        let rebuild = settings != UpstreamSettings(previous)
         let upstream = rebuild ? UpstreamClient(settings: settings, tracer: old.tracer) : old.upstream
         var logger = old.logger
         if configuration.logging.level != previous.logging.level {

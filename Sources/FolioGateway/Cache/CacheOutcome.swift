@@ -77,7 +77,7 @@ enum CacheOutcome: Sendable, Equatable {
     }
 
     /// The outcome of a direct, uncached fetch that failed with `status`. The field carries
-    /// exactly the parameters of its row (SPEC 8): a bypass stays `fwd=bypass`, as when the
+    /// exactly the parameters of its row (docs/API.md, "Cache-Status"): a bypass stays `fwd=bypass`, as when the
     /// upstream's own error is passed through; any other failed fetch is the failed fill's
     /// `fwd=miss; fwd-status=S`.
     func failed(with status: Int) -> CacheOutcome {

@@ -6,8 +6,10 @@ import Logging
 import NIOCore
 import Tracing
 
-/// The gateway: matches a request to a configured route and answers it from the route's
-/// snapshot, forwards it, or sends it to the fallback upstream.
+/// The gateway, a router (docs/DESIGN.md, "The gateway's parts"): matches a request to a
+/// configured route, admits it, dispatches it (list requests to `lists`, unsafe methods and
+/// unrouted paths to `forwarder`) and decorates the answer. It renders nothing and observes
+/// nothing itself.
 ///
 /// One instance per loaded configuration; everything in it is immutable except the cache.
 public final class Gateway: Sendable {
@@ -49,9 +51,8 @@ public final class Gateway: Sendable {
     ) {
         self.configuration = configuration
         self.tracer = tracer
-        var routes: [CompiledRoute] = []
-        for route in configuration.routes {
-            routes.append(CompiledRoute(route, limits: configuration.limits, metrics: metrics.route(route.name)))
+        let routes = configuration.routes.map {
+            CompiledRoute($0, limits: configuration.limits, metrics: metrics.route($0.name))
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
@@ -96,16 +97,6 @@ public final class Gateway: Sendable {
                 evictions.increment(by: Int64(count))
                 MemoryReturner.shared.freed()
             })
-    }
-
-    /// Upstream client settings derived from the config's limits.
-    public static func upstreamSettings(for configuration: Configuration) -> UpstreamSettings {
-        let limits = configuration.limits
-        return UpstreamSettings(
-            connectTimeout: limits.connectTimeout,
-            responseTimeout: limits.upstreamTimeout,
-            maxBodyBytes: limits.maxUpstreamBytes
-        )
     }
 
     /// Answers one client request; `context.record` says which route matched and how the
@@ -180,13 +171,4 @@ public final class Gateway: Sendable {
             return answer
         }
     }
-}
-
-extension HTTPField.Name {
-    static let xRequestID = Self("X-Request-ID")!
-    static let xTotalCount = Self("X-Total-Count")!
-    static let cacheStatus = Self("Cache-Status")!
-    static let link = Self("Link")!
-    static let xForwardedFor = Self("X-Forwarded-For")!
-    static let forwarded = Self("Forwarded")!
 }

@@ -32,7 +32,7 @@ public enum Probe {
         if let unknown = names.first(where: { !known.contains($0) }) { throw UnknownRoute(name: unknown, known: known) }
         let recorder = ExchangeRecorder(progress: progress)
         let upstream = UpstreamClient(
-            settings: Gateway.upstreamSettings(for: configuration), observer: { recorder.record($0) })
+            settings: UpstreamSettings(configuration), observer: { recorder.record($0) })
         let gateway = Gateway(
             configuration: configuration, upstream: upstream,
             logger: Logger(label: "folio.probe", factory: { _ in SwiftLogNoOpLogHandler() }))
