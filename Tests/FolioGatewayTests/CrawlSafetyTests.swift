@@ -357,7 +357,7 @@ import Testing
         }) { upstream in
             let yaml = gatewayYAML(upstream: upstream.baseURL + "/items", route: paged.routeKeys("concurrency: 16"))
             let configuration = try ConfigurationLoader.parse(yaml: yaml, file: "test.yaml")
-            #expect(Gateway.upstreamSettings(for: configuration).maxConnectionsPerHost >= 16)
+            #expect(UpstreamSettings(configuration).maxConnectionsPerHost >= 16)
             try await withGateway(yaml) { client, _ in
                 let response = try await client.execute(uri: "/objects?pageSize=500", method: .get)
                 #expect(response.status == .ok)

@@ -262,7 +262,10 @@ import Testing
     /// A burst of misses for distinct lists (one per path value) all reach the upstream at
     /// once: none waits for a pooled connection behind slow fills and times out before it was
     /// ever sent (a pool of 8 per host once answered 16 of these 24 with 502 after
-    /// `connectTimeout`). The upstream holds every answer until all 24 are in.
+    /// `connectTimeout`). The upstream holds every answer until all 24 are in (at most 5 s), so
+    /// with a smaller pool the requests left waiting time out first: `connectTimeout` is 3 s,
+    /// not 1 s, so that a loopback connect the loaded 2-core CI machine delays past a second
+    /// (the suite runs bomb and memory tests beside it) is not mistaken for that.
     @Test func aBurstOfDistinctFillsAllReachTheUpstream() async throws {
         let burst = 24
         let arrived = Mutex(0)
@@ -276,7 +279,7 @@ import Testing
             return .json(objectsBody(3).body)
         }) { upstream in
             let yaml = gatewayYAML(
-                upstream: upstream.baseURL + "/list/{id}", top: "limits:\n  connectTimeout: 1s", path: "/lists/{id}")
+                upstream: upstream.baseURL + "/list/{id}", top: "limits:\n  connectTimeout: 3s", path: "/lists/{id}")
             try await withGateway(yaml) { client, _ in
                 let base = "http://127.0.0.1:\(try #require(client.port))/lists/"
                 let statuses = try await withHTTPClient(connectionsPerHost: burst) { http in

@@ -85,11 +85,11 @@ struct PathEscapeTests {
     }
 
     @Test func fallbackPathJoinsWithOneSlash() {
-        #expect(Gateway.fallbackPath("/fb", "/x") == "/fb/x")
-        #expect(Gateway.fallbackPath("/fb/", "/x") == "/fb/x")
-        #expect(Gateway.fallbackPath("", "/x?a=/b") == "/x?a=/b")
-        #expect(Gateway.fallbackPath("/", "/") == "/")
-        #expect(Gateway.fallbackPath("/fb", "x") == "/fb/x")
+        #expect(Forwarder.fallbackPath("/fb", "/x") == "/fb/x")
+        #expect(Forwarder.fallbackPath("/fb/", "/x") == "/fb/x")
+        #expect(Forwarder.fallbackPath("", "/x?a=/b") == "/x?a=/b")
+        #expect(Forwarder.fallbackPath("/", "/") == "/")
+        #expect(Forwarder.fallbackPath("/fb", "x") == "/fb/x")
     }
 
     /// `CONNECT` is 405 whatever its target; nothing is forwarded, nor tunnelled. (NIO writes

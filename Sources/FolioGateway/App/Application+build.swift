@@ -87,7 +87,7 @@ public func buildApplication(
         sharedStore = service
     }
     let tracing = try GatewayTracing(configuration.tracing, logger: logger)
-    let upstream = UpstreamClient(settings: Gateway.upstreamSettings(for: configuration), tracer: tracing.tracer)
+    let upstream = UpstreamClient(settings: UpstreamSettings(configuration), tracer: tracing.tracer)
     let gateway = Gateway(
         configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,
         tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)

@@ -76,8 +76,8 @@ extension FolioServer {
         if ListenerSettings(configuration) != listenerSettings {
             needsRestart.append("server.idleTimeout / limits parser caps")
         }
-        let settings = Gateway.upstreamSettings(for: configuration)
-        let rebuild = settings != Gateway.upstreamSettings(for: previous)
+        let settings = UpstreamSettings(configuration)
+        let rebuild = settings != UpstreamSettings(previous)
         let upstream = rebuild ? UpstreamClient(settings: settings, tracer: old.tracer) : old.upstream
         var logger = old.logger
         if configuration.logging.level != previous.logging.level {
@@ -85,7 +85,8 @@ extension FolioServer {
         }
         let gateway = Gateway(
             configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now,
-            store: old.cache.store, tracer: old.tracer, recordsRootSpans: old.recordsRootSpans, succeeding: old)
+            store: old.cache.store, tracer: old.tracer, recordsRootSpans: old.observer.recordsRootSpans, succeeding: old
+        )
         // The store outlives the gateway: unchanged routes keep their snapshots.
         let kept = configuration.routes.filter { previous.routes.contains($0) }.map(\.name)
         let removed = previous.routes.map(\.name).filter { !kept.contains($0) }

@@ -17,18 +17,20 @@ public struct GatewayResponder: HTTPResponder {
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
         let start = ContinuousClock.now
         let gateway = generation.gateway
-        let response: Response
-        if let span = gateway.startRequestSpan(request) {
-            response = await ServiceContext.$current.withValue(span.context) {
+        let answer: SentAnswer
+        if let span = gateway.observer.startRequestSpan(request.head) {
+            answer = await ServiceContext.$current.withValue(span.context) {
                 await gateway.respond(to: request, context: context)
             }
-            gateway.endRequestSpan(span, response: response, record: context.record)
+            gateway.observer.endRequestSpan(span, status: answer.status, record: context.record)
         } else {
-            response = await gateway.respond(to: request, context: context)
+            answer = await gateway.respond(to: request, context: context)
         }
-        gateway.observe(
+        // Built here, at the edge: the gateway answers in `SentAnswer`s, as the front door writes them.
+        let response = answer.response
+        gateway.observer.observe(
             request.head, record: context.record, peerAddress: context.peerAddress, status: response.status,
-            headers: response.headers, duration: start.duration(to: .now))
+            duration: start.duration(to: .now))
         return response
     }
 
@@ -43,8 +45,8 @@ public struct GatewayResponder: HTTPResponder {
         let record = RequestRecord()
         guard let answer = gateway.answerAtOnce(request, record: record) else { return nil }
         gateway.metrics.answersAtOnce.increment()
-        gateway.observe(
-            request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.headers,
+        gateway.observer.observe(
+            request, record: record, peerAddress: peerAddress, status: answer.status,
             duration: start.duration(to: .now))
         return answer
     }
@@ -56,8 +58,8 @@ public struct GatewayResponder: HTTPResponder {
         let gateway = current.gateway
         let record = RequestRecord()
         let answer = gateway.refusedAtOnce(request, tooLong: targetBytes, record: record)
-        gateway.observe(
-            request, record: record, peerAddress: peerAddress, status: answer.status, headers: answer.allFields,
+        gateway.observer.observe(
+            request, record: record, peerAddress: peerAddress, status: answer.status,
             duration: start.duration(to: .now))
         return answer
     }

@@ -19,8 +19,12 @@ enum CacheOutcome: Sendable, Equatable {
     /// Waited on another request's fill whose answer may not be shared, then fetched its own,
     /// which may not be stored either (the header and label of `uncacheable`).
     case uncacheableAfterWaiting
-    /// Credentials bypassed the cache (`authorized: bypass`), whatever the fetch then answered.
+    /// Credentials bypassed the cache (`authorized: bypass`), whatever the fetch then answered;
+    /// also a path no route matches, forwarded to the fallback upstream (no cache lookup: it
+    /// has no route to count it under).
     case bypass
+    /// An unsafe method forwarded upstream (docs/API.md, "Methods"): no cache lookup.
+    case forwarded
     /// A refresh failed with `status` and the stale list was served instead (`staleIfError`);
     /// `ttl` is minus the seconds past freshness. `waited`: the failed fill was another
     /// request's (the header does not say so; `folio_coalesced_waiters_total` counts it).
@@ -39,6 +43,7 @@ enum CacheOutcome: Sendable, Equatable {
         case .revalidated(let ttl): "folio; fwd=stale; fwd-status=304; ttl=\(ttl)"
         case .uncacheable, .uncacheableAfterWaiting: "folio; fwd=uri-miss"
         case .bypass: "folio; fwd=bypass"
+        case .forwarded: "folio; fwd=request"
         case .staleOnError(let status, let ttl, _): "folio; fwd=stale; fwd-status=\(status); ttl=\(ttl)"
         case .missFailed(let status, _): "folio; fwd=miss; fwd-status=\(status)"
         }
@@ -53,10 +58,14 @@ enum CacheOutcome: Sendable, Equatable {
         case .collapsed: .collapsed
         case .revalidated: .revalidated
         case .uncacheable, .uncacheableAfterWaiting: .uncacheable
-        case .bypass: .bypass
+        case .bypass, .forwarded: .bypass
         case .staleOnError: .stale
         }
     }
+
+    /// Whether the cache was consulted, so `folio_cache_lookups_total` counts it: not for a
+    /// forward.
+    var isLookup: Bool { self != .forwarded }
 
     /// Whether the request waited on another request's fill, whatever came of it.
     var waited: Bool {
@@ -68,7 +77,7 @@ enum CacheOutcome: Sendable, Equatable {
     }
 
     /// The outcome of a direct, uncached fetch that failed with `status`. The field carries
-    /// exactly the parameters of its row (SPEC 8): a bypass stays `fwd=bypass`, as when the
+    /// exactly the parameters of its row (docs/API.md, "Cache-Status"): a bypass stays `fwd=bypass`, as when the
     /// upstream's own error is passed through; any other failed fetch is the failed fill's
     /// `fwd=miss; fwd-status=S`.
     func failed(with status: Int) -> CacheOutcome {

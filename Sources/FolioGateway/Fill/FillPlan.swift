@@ -1,7 +1,6 @@
 import FolioConfiguration
 import FolioEngine
 import HTTPTypes
-import Hummingbird
 import NIOCore
 import NIOHTTP1
 
@@ -22,14 +21,14 @@ extension FillPlan {
     /// The plan for a list request on `route`: the upstream URL with its placeholders and
     /// forwarded query, the headers that select the list, and the key its snapshot is kept under.
     init(
-        _ request: Request, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter],
+        _ request: HTTPRequest, route: CompiledRoute, match: RouteMatch, parameters: [QueryParameter],
         peer: SocketAddress?, trustedProxies: [CIDR], requestID: String
     ) {
-        let list = ListSelector(request.headers, route: route, match: match, parameters: parameters)
+        let list = ListSelector(request.headerFields, route: route, match: match, parameters: parameters)
         // Only what selects the list goes upstream: vary headers, and credentials when the
         // route lets them reach it. Arbitrary client headers would make a shared list depend
         // on whoever filled it.
-        let fields = request.headers
+        let fields = request.headerFields
         let makeHeaders: @Sendable () -> HTTPHeaders = {
             var client = HTTPHeaders()
             for (name, value) in zip(route.varyNames, list.varyValues) where !value.isEmpty {

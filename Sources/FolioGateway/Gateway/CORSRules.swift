@@ -1,5 +1,4 @@
 import HTTPTypes
-import Hummingbird
 
 /// The rules of docs/API.md, "CORS", answered by Folio itself (no upstream request for a
 /// preflight).
@@ -60,18 +59,18 @@ enum CORSRules {
 
     /// OPTIONS on a route path: a preflight from an allowed origin gets the allow headers;
     /// anything else gets 204 with `Allow` only.
-    static func preflight(_ request: Request, allowed: [String]) -> Response {
+    static func preflight(_ request: HTTPRequest, allowed: [String]) -> SentAnswer {
         var headers: HTTPFields = [.allow: allowedMethods]
-        let isPreflight = request.headers[.accessControlRequestMethod] != nil
-        if isPreflight, let value = allowOrigin(request.headers[.origin], allowed: allowed) {
+        let isPreflight = request.headerFields[.accessControlRequestMethod] != nil
+        if isPreflight, let value = allowOrigin(request.headerFields[.origin], allowed: allowed) {
             headers[.accessControlAllowOrigin] = value
             if value != "*" { appendVary(&headers, "Origin") }
             headers[.accessControlAllowMethods] = preflightMethods
-            if let requested = request.headers[.accessControlRequestHeaders] {
+            if let requested = request.headerFields[.accessControlRequestHeaders] {
                 headers[.accessControlAllowHeaders] = requested
             }
             headers[.accessControlMaxAge] = "600"
         }
-        return Response(status: .noContent, headers: headers)
+        return SentAnswer(status: .noContent, headers: headers)
     }
 }

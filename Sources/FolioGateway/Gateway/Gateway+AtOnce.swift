@@ -1,6 +1,5 @@
 import FolioEngine
 import HTTPTypes
-import Hummingbird
 import NIOCore
 
 extension Gateway {
@@ -12,7 +11,7 @@ extension Gateway {
     /// It reads only the request's head and notes what happened in `record`: a cached page
     /// needs no Hummingbird `Request` (whose URI it would parse) and no request context.
     func answerAtOnce(_ request: HTTPRequest, record: RequestRecord) -> SentAnswer? {
-        guard request.method == .get || request.method == .head, !tracesRequest(request),
+        guard request.method == .get || request.method == .head, !observer.tracesRequest(request),
             (try? admit(request)) != nil
         else { return nil }
         let target = RequestTarget(request.path ?? "/")
@@ -20,8 +19,8 @@ extension Gateway {
         guard let match = try? table.match(rawPath: target.path) else { return nil }
         record.routeIndex = match.routeIndex
         guard
-            var answer = keptListAnswer(
-                request, record: record, route: routes[match.routeIndex], match: match, target: target)
+            var answer = lists.answer(
+                request, route: routes[match.routeIndex], match: match, target: target, record: record)
         else { return nil }
         let requestID = RequestID.accept(request.headerFields[.xRequestID])
         decorate(&answer, request: request, record: record, requestID: requestID)
@@ -53,22 +52,5 @@ extension Gateway {
         let requestID = RequestID.accept(request.headerFields[.xRequestID])
         decorate(&answer, request: request, record: record, requestID: requestID)
         return answer
-    }
-
-    /// `decorate` for a kept answer, whose fields carry neither a request ID nor CORS: they are
-    /// added after its kept fields, which are copied (and their bytes not used) only when one of
-    /// them must change.
-    private func decorate(_ answer: inout SentAnswer, request: HTTPRequest, record: RequestRecord, requestID: String) {
-        record.requestID = requestID
-        answer.added.append(HTTPField(name: .xRequestID, value: requestID))
-        let origin = request.headerFields[.origin]
-        let allowed = configuration.server.cors.allowOrigins
-        if !CORSRules.appendRouteFields(to: &answer.added, origin: origin, allowed: allowed) {
-            var fields = answer.allFields
-            answer.added = []
-            CORSRules.decorate(&fields, origin: origin, allowed: allowed, routeAnswer: true)
-            answer.headers = fields
-            answer.keptHead = nil
-        }
     }
 }

@@ -7,8 +7,10 @@ import Logging
 import NIOCore
 import Tracing
 
-/// The gateway: matches a request to a configured route and answers it from the route's
-/// snapshot, forwards it, or sends it to the fallback upstream.
+/// The gateway, a router (docs/DESIGN.md, "The gateway's parts"): matches a request to a
+/// configured route, admits it, dispatches it (list requests to `lists`, unsafe methods and
+/// unrouted paths to `forwarder`) and decorates the answer. It renders nothing and observes
+/// nothing itself.
 ///
 /// One instance per loaded configuration; everything in it is immutable except the cache.
 public final class Gateway: Sendable {
@@ -23,15 +25,15 @@ public final class Gateway: Sendable {
     /// Finds each list request's snapshot (cache, fill, stale, direct).
     let resolver: SnapshotResolver
     let logger: Logger
-    /// `logger`'s handler when access lines can be written by it directly
-    /// (`JSONLogHandler.writeAccess`: a JSON handler without metadata of its own), found once.
-    let accessWriter: JSONLogHandler?
     let metrics: GatewayMetrics
     /// Spans for requests and fills (`GatewayTracing`); a no-op by default.
     let tracer: any Tracer
-    /// Whether root traces may be recorded (an exporter is set): otherwise only requests that
-    /// bring a `traceparent` get a server span.
-    let recordsRootSpans: Bool
+    /// Metrics, access lines and spans of this gateway's requests, for the responder.
+    let observer: RequestObserver
+    /// Answers GET and HEAD on route paths, at once or waiting.
+    let lists: ListEndpoint
+    /// Answers unsafe methods and unrouted paths from upstream.
+    let forwarder: Forwarder
 
     /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
     /// predecessor's store, and `succeeding` it shares its `FillLedger` (drop generations,
@@ -50,10 +52,8 @@ public final class Gateway: Sendable {
     ) {
         self.configuration = configuration
         self.tracer = tracer
-        self.recordsRootSpans = recordsRootSpans
-        var routes: [CompiledRoute] = []
-        for route in configuration.routes {
-            routes.append(CompiledRoute(route, limits: configuration.limits, metrics: metrics.route(route.name)))
+        let routes = configuration.routes.map {
+            CompiledRoute($0, limits: configuration.limits, metrics: metrics.route($0.name))
         }
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
@@ -68,14 +68,21 @@ public final class Gateway: Sendable {
         self.upstream = upstream
         self.pipeline = FillPipeline(
             upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
-        self.resolver = SnapshotResolver(cache: cache, pipeline: pipeline, metrics: metrics)
+        let resolver = SnapshotResolver(cache: cache, pipeline: pipeline, metrics: metrics)
+        self.resolver = resolver
+        let server = configuration.server
+        self.lists = ListEndpoint(
+            resolver: resolver, cache: cache,
+            renderer: ListRenderer(publicBaseURL: server.publicBaseURL, compression: server.compression),
+            trustedProxies: server.trustedProxies)
+        self.forwarder = Forwarder(
+            upstream: upstream, cache: cache, metrics: metrics, fallbackUpstream: server.fallbackUpstream,
+            trustedProxies: server.trustedProxies, maxRequestBodyBytes: configuration.limits.maxRequestBodyBytes)
         self.logger = logger
-        if let handler = logger.handler as? JSONLogHandler, handler.metadata.isEmpty {
-            self.accessWriter = handler
-        } else {
-            self.accessWriter = nil
-        }
         self.metrics = metrics
+        self.observer = RequestObserver(
+            routes: routes, metrics: metrics, logger: logger, logsAccess: configuration.logging.access, tracer: tracer,
+            recordsRootSpans: recordsRootSpans)
     }
 
     /// The default store: this process's memory, bounded by `cache.maxBytes`.
@@ -92,33 +99,24 @@ public final class Gateway: Sendable {
             })
     }
 
-    /// Upstream client settings derived from the config's limits.
-    public static func upstreamSettings(for configuration: Configuration) -> UpstreamSettings {
-        let limits = configuration.limits
-        return UpstreamSettings(
-            connectTimeout: limits.connectTimeout,
-            responseTimeout: limits.upstreamTimeout,
-            maxBodyBytes: limits.maxUpstreamBytes
-        )
-    }
-
     /// Answers one client request; `context.record` says which route matched and how the
     /// cache answered.
-    public func respond(to request: Request, context: GatewayContext) async -> Response {
-        let requestID = RequestID.accept(request.headers[.xRequestID])
-        var response: Response
+    func respond(to request: Request, context: GatewayContext) async -> SentAnswer {
+        let head = request.head
+        let requestID = RequestID.accept(head.headerFields[.xRequestID])
+        var answer: SentAnswer
         do {
-            response = try await route(request, context: context, requestID: requestID)
+            answer = try await route(request, context: context, requestID: requestID)
         } catch let error as FolioError {
-            response = Problem.response(error)
+            answer = Problem.answer(error)
         } catch let error as UpstreamError {
-            response = Problem.response(error.folioError)
+            answer = Problem.answer(error.folioError)
         } catch {
             logger.error("unexpected error", metadata: ["folio.request_id": "\(requestID)", "error": "\(error)"])
-            response = Problem.response(.internal)
+            answer = Problem.answer(.internal)
         }
-        decorate(&response.headers, request: request, context: context, requestID: requestID)
-        return response
+        decorate(&answer, request: head, record: context.record, requestID: requestID)
+        return answer
     }
 
     /// Refuses what no route may see: bad framing (400), breached request limits (414, 431),
@@ -129,67 +127,48 @@ public final class Gateway: Sendable {
         try RequestTargetRules.check(request)
     }
 
-    /// What every answer carries whoever wrote it: its request ID and CORS fields (kept answers
-    /// given at once add the same after their kept fields: `Gateway+AtOnce`).
-    func decorate(_ headers: inout HTTPFields, request: Request, context: GatewayContext, requestID: String) {
-        HTTPFields.setOrAppend(&headers, .xRequestID, requestID)
-        context.record.requestID = requestID
-        let routeAnswer = context.record.routeIndex != nil
-        // docs/API.md, "Headers on every page": an OPTIONS on a route path that is no preflight gets no allow headers,
-        // even from an allowed origin (a preflight's are set by `CORSRules.preflight`).
-        let plainOptions =
-            routeAnswer && request.method == .options && request.headers[.accessControlRequestMethod] == nil
-        CORSRules.decorate(
-            &headers, origin: plainOptions ? nil : request.headers[.origin],
-            allowed: configuration.server.cors.allowOrigins, routeAnswer: routeAnswer)
-    }
-
-    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> Response {
-        let target = RequestTarget(request.head.path ?? "/")
+    private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> SentAnswer {
+        let head = request.head
+        let target = RequestTarget(head.path ?? "/")
         context.record.path = target.path
         // The route is known before the request is admitted: a refusal on a route path is an
         // answer of that route, with its CORS fields (docs/API.md, "Headers on every page").
         let lookup = table.lookup(rawPath: target.path)
         context.record.routeIndex = lookup.routeIndex
         do {
-            try admit(request.head)
+            try admit(head)
         } catch {
             metrics.breached(error.limit)
             throw error
         }
-        if RequestTargetRules.isAsteriskOptions(request.head) {
-            return Response(status: .ok, headers: [.allow: CORSRules.allowedMethods, .contentLength: "0"])
+        if RequestTargetRules.isAsteriskOptions(head) {
+            return SentAnswer(status: .ok, headers: [.allow: CORSRules.allowedMethods, .contentLength: "0"])
         }
         let match: RouteMatch
         switch lookup {
         case .matched(let found): match = found
         case .refused(let refusal): throw refusal.error
         case .unmatched:
-            return try await forwardToFallback(request, context: context, target: target, requestID: requestID)
+            return try await forwarder.fallback(
+                request, peerAddress: context.peerAddress, target: target, requestID: requestID,
+                record: context.record)
         }
         let route = routes[match.routeIndex]
-        switch request.method {
+        switch head.method {
         case .get, .head:
-            return try await serveList(
-                request, context: context, route: route, match: match, target: target, requestID: requestID)
+            return try await lists.answer(
+                head, peer: context.peer, route: route, match: match, target: target, requestID: requestID,
+                record: context.record)
         case .options:
-            return CORSRules.preflight(request, allowed: configuration.server.cors.allowOrigins)
+            return CORSRules.preflight(head, allowed: configuration.server.cors.allowOrigins)
         case .post, .put, .patch, .delete:
-            return try await forwardUnsafe(
-                request, context: context, route: route, match: match, target: target, requestID: requestID)
+            return try await forwarder.unsafe(
+                request, peerAddress: context.peerAddress, route: route, match: match, target: target,
+                requestID: requestID, record: context.record)
         default:
-            var response = Problem.response(.methodNotAllowed(request.method.rawValue, path: route.config.path.text))
-            response.headers[.allow] = CORSRules.allowedMethods
-            return response
+            var answer = Problem.answer(.methodNotAllowed(head.method.rawValue, path: route.config.path.text))
+            answer.headers[.allow] = CORSRules.allowedMethods
+            return answer
         }
     }
-}
-
-extension HTTPField.Name {
-    static let xRequestID = Self("X-Request-ID")!
-    static let xTotalCount = Self("X-Total-Count")!
-    static let cacheStatus = Self("Cache-Status")!
-    static let link = Self("Link")!
-    static let xForwardedFor = Self("X-Forwarded-For")!
-    static let forwarded = Self("Forwarded")!
 }

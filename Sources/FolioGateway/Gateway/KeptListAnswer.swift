@@ -1,6 +1,5 @@
 import FolioEngine
 import HTTPTypes
-import Hummingbird
 import NIOCore
 
 /// A list answer (page, 206, `metadataOnly`, section index) kept in its snapshot's
@@ -71,14 +70,6 @@ final class KeptListAnswer: RenderedAnswer {
     }
 
     /// This answer to `request`: a `304` when its `If-None-Match` matches, no body for HEAD.
-    func response(to request: HTTPRequest, cacheStatus: String, age: Int?) -> Response {
-        let sent = sending(to: request, cacheStatus: cacheStatus, age: age)
-        return Response(
-            status: sent.status, headers: sent.allFields,
-            body: sent.body.map { ResponseBody(byteBuffer: $0) } ?? .init())
-    }
-
-    /// The parts of `response(to:cacheStatus:age:)`, for the event loop's own writes.
     func sending(to request: HTTPRequest, cacheStatus: String, age: Int?) -> SentAnswer {
         let notModified = request.headerFields[.ifNoneMatch].map { ETag.matches(ifNoneMatch: $0, etag: tag) } ?? false
         // Never among the kept fields: added after them, which stay shared with this answer.

@@ -23,17 +23,20 @@ enum Problem {
         return out
     }
 
-    static func response(_ error: FolioError, extraHeaders: HTTPFields = [:]) -> Response {
+    /// `error` as an answer: its status, its own fields (e.g. `Cache-Status`) after
+    /// `Content-Type`, then `extraHeaders`.
+    static func answer(_ error: FolioError, extraHeaders: HTTPFields = [:]) -> SentAnswer {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         for field in error.headers {
             if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
         }
         headers.append(contentsOf: extraHeaders)
-        let bytes = body(error)
-        return Response(
-            status: HTTPResponse.Status(code: error.status),
-            headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
-        )
+        return SentAnswer(
+            status: HTTPResponse.Status(code: error.status), headers: headers, body: ByteBuffer(bytes: body(error)))
+    }
+
+    /// `answer` for Hummingbird's own routes (the admin listener).
+    static func response(_ error: FolioError, extraHeaders: HTTPFields = [:]) -> Response {
+        answer(error, extraHeaders: extraHeaders).response
     }
 }

@@ -7,13 +7,21 @@
 final class RequestRecord: @unchecked Sendable {
     /// Index into the gateway's routes; nil when no route matched.
     var routeIndex: Int?
-    /// Nil for answers that did not consult the cache (forwards, errors before resolving).
-    var cache: CacheOutcome?
+    /// How the cache answered, or that the request was forwarded; nil for answers that involved
+    /// neither (errors before resolving, refusals, a forward Folio refused for its own part).
+    var cache: CacheOutcome? {
+        didSet { renderedCacheStatus = nil }
+    }
     /// The answer's `X-Request-ID`.
     var requestID = ""
-    /// The answer's `Cache-Status` when a served list answer set it (the access log reads it
-    /// from here instead of searching the header fields); nil: look in the answer.
-    var cacheStatus: String?
+    private var renderedCacheStatus: String?
+    /// The answer's `Cache-Status` (docs/API.md, "Cache-Status"), rendered from `cache` once:
+    /// the answer's field, the access log and the span all read this value.
+    var cacheStatus: String? {
+        if let renderedCacheStatus { return renderedCacheStatus }
+        renderedCacheStatus = cache?.header
+        return renderedCacheStatus
+    }
     /// The request target's path (no query) once the gateway has read it (the access log reads
     /// it from here instead of reading the target again); nil: read it from the request.
     var path: Substring?

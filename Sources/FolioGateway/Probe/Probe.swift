@@ -32,14 +32,14 @@ public enum Probe {
         if let unknown = names.first(where: { !known.contains($0) }) { throw UnknownRoute(name: unknown, known: known) }
         let recorder = ExchangeRecorder(progress: progress)
         let upstream = UpstreamClient(
-            settings: Gateway.upstreamSettings(for: configuration), observer: { recorder.record($0) })
+            settings: UpstreamSettings(configuration), observer: { recorder.record($0) })
         let gateway = Gateway(
             configuration: configuration, upstream: upstream,
             logger: Logger(label: "folio.probe", factory: { _ in SwiftLogNoOpLogHandler() }))
         var reports: [ProbeReport] = []
         for route in gateway.routes where names.isEmpty || names.contains(route.name) {
             recorder.start(route.name)
-            reports.append(await gateway.probe(route, parameters: parameters, recorder: recorder))
+            reports.append(await probe(route, pipeline: gateway.pipeline, parameters: parameters, recorder: recorder))
         }
         try await upstream.shutdown()
         return reports
@@ -75,9 +75,11 @@ final class ExchangeRecorder: Sendable {
     var exchanges: [UpstreamExchange] { state.withLock { $0.exchanges } }
 }
 
-extension Gateway {
+extension Probe {
     /// One route's probe: a fill without a cache key, timed, with every page it fetched.
-    func probe(_ route: CompiledRoute, parameters: [String: String], recorder: ExchangeRecorder) async -> ProbeReport {
+    static func probe(
+        _ route: CompiledRoute, pipeline: FillPipeline, parameters: [String: String], recorder: ExchangeRecorder
+    ) async -> ProbeReport {
         let url = route.config.upstream.render(parameters)
         var report = ProbeReport(route: route.name, url: url, ok: false, bytes: 0, milliseconds: 0, pages: [])
         let missing = route.config.upstream.placeholderNames.filter { parameters[$0] == nil }
@@ -121,14 +123,15 @@ extension Gateway {
                 cacheControl: exchange.head.headers.joined("cache-control"),
                 expires: exchange.head.headers.joined("expires"))
         }
-        if report.ok { describeFreshness(of: exchanges, plan: plan, route: route, into: &report) }
+        if report.ok { describeFreshness(of: exchanges, plan: plan, route: route, pipeline: pipeline, into: &report) }
         return report
     }
 
     /// The list's freshness as the fill computed it (the shortest page's for a crawl), why,
     /// and its validators.
-    private func describeFreshness(
-        of exchanges: [UpstreamExchange], plan: FillPlan, route: CompiledRoute, into report: inout ProbeReport
+    private static func describeFreshness(
+        of exchanges: [UpstreamExchange], plan: FillPlan, route: CompiledRoute, pipeline: FillPipeline,
+        into report: inout ProbeReport
     ) {
         let pages = exchanges.map { pipeline.freshness(of: $0.head, plan: plan, route: route) }
         guard let first = pages.first else { return }

@@ -1,10 +1,9 @@
 import FolioConfiguration
 import FolioEngine
 import HTTPTypes
-import Hummingbird
 import NIOCore
 
-extension Gateway {
+extension ListRenderer {
     /// Finishes a list answer (page, 206, `metadataOnly`, section index) from its identity body:
     /// picks the coding (docs/API.md, "Compressed answers") and the coding's ETag, and compresses
     /// the body once per snapshot, query and coding, then reuses it from `snapshot.rendered`.
@@ -18,18 +17,17 @@ extension Gateway {
     ///     `Accept-Encoding`) for caches downstream.
     ///   - grew: set when a new compressed body was kept, so the caller recounts the snapshot
     ///     against `cache.maxBytes`.
-    func listAnswer(
-        _ request: Request, route: CompiledRoute, status: HTTPResponse.Status, headers: HTTPFields,
+    func finished(
+        _ request: HTTPRequest, route: CompiledRoute, status: HTTPResponse.Status, headers: HTTPFields,
         entity: HTTPFields, etag: String, body: [UInt8], snapshot: Snapshot, grew: inout Bool
     ) -> KeptListAnswer {
         var headers = headers
         for name in route.config.vary { CORSRules.appendVary(&headers, name) }
-        let compression = configuration.server.compression
         var coding: ContentCoding?
         if !compression.encodings.isEmpty {
             CORSRules.appendVary(&headers, "Accept-Encoding")
             if body.count >= compression.minBytes {
-                let accepted = request.headers[values: .acceptEncoding]
+                let accepted = request.headerFields[values: .acceptEncoding]
                 coding = AcceptEncoding.negotiate(
                     accepted.isEmpty ? nil : accepted.joined(separator: ", "), offered: compression.encodings)
             }

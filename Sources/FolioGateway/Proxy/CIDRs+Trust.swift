@@ -1,12 +1,5 @@
 import FolioConfiguration
 
-extension Gateway {
-    /// Whether `peer` is one of `server.trustedProxies`, whose forwarding headers are kept.
-    func isTrusted(_ peer: String?) -> Bool {
-        configuration.server.trustedProxies.trusts(peer)
-    }
-}
-
 extension [CIDR] {
     /// Whether `peer` (an IP address's text) is in one of these networks.
     func trusts(_ peer: String?) -> Bool {

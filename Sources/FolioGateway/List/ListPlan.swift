@@ -1,6 +1,7 @@
 import FolioConfiguration
 import FolioEngine
-import Hummingbird
+import HTTPTypes
+import NIOCore
 
 /// What a list request asks for, read once from its target and headers: the slice and its
 /// shape, the view it is cut from, and how its list is filled and cached.
@@ -13,12 +14,12 @@ struct ListPlan {
 
     /// Throws the 400 a bad query deserves.
     init(
-        _ request: Request, context: GatewayContext, route: CompiledRoute, match: RouteMatch,
+        _ request: HTTPRequest, peer: SocketAddress?, route: CompiledRoute, match: RouteMatch,
         target: RequestTarget, requestID: String, trustedProxies: [CIDR]
     ) throws {
-        query = try Self.queryPlan(target.query ?? "", rangeHeader: request.headers[.range], route: route)
+        query = try Self.queryPlan(target.query ?? "", rangeHeader: request.headerFields[.range], route: route)
         fill = FillPlan(
-            request, route: route, match: match, parameters: query.parameters, peer: context.peer,
+            request, route: route, match: match, parameters: query.parameters, peer: peer,
             trustedProxies: trustedProxies, requestID: requestID)
     }
 

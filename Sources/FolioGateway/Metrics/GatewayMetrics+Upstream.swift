@@ -1,5 +1,4 @@
 import FolioEngine
-import Hummingbird
 
 extension GatewayMetrics {
     /// Times one upstream exchange (head and body) and counts how it ended, per route, and a
@@ -30,11 +29,6 @@ extension FillResult {
         case .upstream(let answer): UpstreamOutcome(status: answer.status)
         }
     }
-}
-
-extension Response {
-    /// For a response passed back from an upstream.
-    var upstreamOutcome: UpstreamOutcome { UpstreamOutcome(status: status.code) }
 }
 
 extension FolioError {

@@ -1,12 +1,11 @@
 import HTTPTypes
-import Hummingbird
 import Tracing
 
 extension HTTPField.Name {
     static let traceparent = Self("traceparent")!
 }
 
-extension Gateway {
+extension RequestObserver {
     /// Whether `request` gets a server span: always with an exporter, else when it brings a
     /// `traceparent`.
     func tracesRequest(_ request: HTTPRequest) -> Bool {
@@ -21,11 +20,11 @@ extension Gateway {
     ///
     /// The tracer reads only what `ClientTraceContext` validated (docs/API.md, "Trace
     /// context"); what was ignored is logged at debug level as a static reason, never a value.
-    func startRequestSpan(_ request: Request) -> (any Span)? {
-        guard tracesRequest(request.head) else { return nil }
+    func startRequestSpan(_ request: HTTPRequest) -> (any Span)? {
+        guard tracesRequest(request) else { return nil }
         var parent = ServiceContext.topLevel
         var flaws: [ClientTraceContext.Flaw] = []
-        if let client = ClientTraceContext.read(request.headers, flaws: &flaws) {
+        if let client = ClientTraceContext.read(request.headerFields, flaws: &flaws) {
             tracer.extract(client, into: &parent, using: ClientTraceContextExtractor())
         }
         if !flaws.isEmpty {
@@ -35,15 +34,15 @@ extension Gateway {
         let span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .server)
         if span.isRecording {
             span.attributes[SpanAttributeName.method] = request.method.rawValue
-            span.attributes[SpanAttributeName.path] = String(RequestTarget(request.head.path ?? "/").path)
+            span.attributes[SpanAttributeName.path] = String(RequestTarget(request.path ?? "/").path)
         }
         return span
     }
 
     /// Names the span after the matched route (`GET /objects`) and records the answer.
-    func endRequestSpan(_ span: any Span, response: Response, record: RequestRecord) {
+    func endRequestSpan(_ span: any Span, status: HTTPResponse.Status, record: RequestRecord) {
         if span.isRecording {
-            let status = Int(response.status.code)
+            let status = Int(status.code)
             if let routeIndex = record.routeIndex {
                 let route = routes[routeIndex]
                 span.operationName = "\(span.operationName) \(route.config.path.text)"
@@ -51,7 +50,7 @@ extension Gateway {
                 span.attributes[SpanAttributeName.folioRoute] = route.name
             }
             span.attributes[SpanAttributeName.status] = status
-            if let outcome = record.cache { span.attributes[SpanAttributeName.cacheStatus] = outcome.header }
+            if let cacheStatus = record.cacheStatus { span.attributes[SpanAttributeName.cacheStatus] = cacheStatus }
             if status >= 500 { span.setStatus(.init(code: .error)) }
         }
         span.end()
