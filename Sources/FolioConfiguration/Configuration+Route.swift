@@ -23,10 +23,10 @@ extension Configuration {
         public var sectionKey: FieldPath?
         /// `groupable`: fields usable with `groupBy=FIELD` and `?FIELD=value`. Default `[]`.
         public var groupable: [FieldPath]
-        /// `filterable`: fields usable with `?FIELD=v`, `?FIELD[gt]=v` … (SPEC 3.6); groupable
+        /// `filterable`: fields usable with `?FIELD=v`, `?FIELD[gt]=v` … (docs/API.md, "Requests"); groupable
         /// fields are always filterable. Default `[]`.
         public var filterable: [FieldPath] = []
-        /// `searchable`: string fields that `?q=` searches (SPEC 3.6). Default `[]`.
+        /// `searchable`: string fields that `?q=` searches (docs/API.md, "Requests"). Default `[]`.
         public var searchable: [FieldPath] = []
         /// `idField`: the field that identifies an item, which `?since=` compares between
         /// snapshots (docs/API.md, "Changes between snapshots"). Default `null`: no changes.

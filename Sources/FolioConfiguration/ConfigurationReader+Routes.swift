@@ -76,7 +76,8 @@ extension ConfigurationReader {
         if let e = fields["idField"], let text = nullableString(e), let text {
             idField = field(text, at: e.location)
         }
-        // The dialect's names (after renames) are Folio's own parameters on this route (SPEC 2.1).
+        // The dialect's names (after renames) are Folio's own parameters on this route (docs/CONFIG.md, "Grammar and
+        // validation").
         let reserved = paging.dialect.parameterNames(paging.params) + Configuration.Route.fixedParameterNames
         let groupable = fieldList(fields["groupable"], allowingDescending: false, reserved: reserved).map(\.field)
         let filterable = fieldList(fields["filterable"], allowingDescending: false, reserved: reserved).map(\.field)

@@ -3,7 +3,7 @@ import FolioGateway
 import Foundation
 import Testing
 
-/// `cache.store` and `cache.redis` (SPEC sections 2, 2.1 and 5.5).
+/// `cache.store` and `cache.redis` (docs/CONFIG.md; docs/SHARED-STORE.md).
 @Suite("Configuration of the shared store")
 struct ConfigurationSharedStoreTests {
     static func yaml(_ cache: String) -> String {
@@ -11,7 +11,7 @@ struct ConfigurationSharedStoreTests {
             + ConfigFixture.minimal
     }
 
-    @Test func theDefaultsAreAMemoryStoreAndSPECsRedisSettings() throws {
+    @Test func theDefaultsAreAMemoryStoreAndTheDocumentedRedisSettings() throws {
         let configuration = try ConfigurationLoader.parse(yaml: ConfigFixture.minimal, file: "t.yaml")
         #expect(configuration.cache.store == .memory)
         let redis = configuration.cache.redis
@@ -167,7 +167,7 @@ struct ConfigurationSharedStoreTests {
             to: file, atomically: true, encoding: .utf8)
         let (status, output, _) = try FolioProcess.validate(file)
         #expect(status == 1)
-        // SPEC 1's problem line, at the key (line 5, column 5 of the file).
+        // The one problem line of docs/OPERATIONS.md, "Signals", at the key (line 5, column 5 of the file).
         #expect(
             output.hasPrefix("\(file.path):5:5: cache.redis.caFile: \(bundle): a certificate in it cannot be parsed"),
             "\(output)")

@@ -307,8 +307,8 @@ import Testing
 
     // MARK: validate
 
-    /// `ok: 1 routes` keeps the plural, for scripts that parse the line (SPEC 8), and goes to
-    /// stdout with nothing on stderr.
+    /// `ok: 1 routes` keeps the plural, for scripts that parse the line (docs/CONFIG.md, "Grammar and validation"), and
+    /// goes to stdout with nothing on stderr.
     @Test(arguments: [1, 2])
     func validateSaysOkWithThePluralWhateverTheCount(_ routes: Int) throws {
         let second = "\n  - name: more\n    path: /more\n    upstream: http://legacy:3000/api/more"

@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// `cache.store: redis` (SPEC 5.5) with real parts: a `redis-server` the test starts, two
+/// `cache.store: redis` (docs/SHARED-STORE.md) with real parts: a `redis-server` the test starts, two
 /// `folio` processes on it, and a real upstream that counts what it is asked.
 @Suite("Shared store: several replicas on one Redis")
 struct SharedStoreTests {
@@ -172,8 +172,8 @@ struct SharedStoreTests {
         }
     }
 
-    /// When the one fill for all replicas gets the upstream's error answer, the replicas that
-    /// waited for it pass that answer back too (SPEC 3.5, 5.5: "they get its error"), not a 502.
+    /// When the one fill for all replicas gets the upstream's error answer, the replicas that waited for it pass that
+    /// answer back too (docs/API.md, "Errors"; docs/SHARED-STORE.md: "they get its error"), not a 502.
     @Test func replicasThatWaitedGetTheUpstreamsErrorAnswer() async throws {
         try await RedisServer.with { redis in
             try await withTestUpstream({ _ in
@@ -272,9 +272,9 @@ struct SharedStoreTests {
         }
     }
 
-    /// A token is answered only for the cache key that stored it (SPEC 3.4, 5.3): one
-    /// `perCredential` partition's pinned link is 410 for another credential and for none, on
-    /// a replica that loads it from Redis as on the one that filled it; so is another route's.
+    /// A token is answered only for the cache key that stored it (docs/API.md, "Snapshots"; docs/CACHING.md,
+    /// "Credentials"): one `perCredential` partition's pinned link is 410 for another credential and for none, on a
+    /// replica that loads it from Redis as on the one that filled it; so is another route's.
     @Test func aPinnedLinkNeverReadsAnotherPartitionsList() async throws {
         try await RedisServer.with { redis in
             try await withTestUpstream({ request in
@@ -414,7 +414,7 @@ struct SharedStoreTests {
     }
 
     /// A list whose bytes in Redis no longer give its token is never served, and the fill that
-    /// replaces it writes it whole, so Redis does not keep the bad part (SPEC 5.5).
+    /// replaces it writes it whole, so Redis does not keep the bad part (docs/SHARED-STORE.md).
     @Test func aValueCorruptedInRedisIsNeverServedAndIsWrittenAnew() async throws {
         try await Self.withTwoReplicas { redis, list, upstream, replicas, http in
             let first = try await http.answer(replicas[0].url)
@@ -506,7 +506,7 @@ struct SharedStoreTests {
 
     /// A purge while Redis hangs is kept and sent when it is back, before the store is used
     /// again: the replica that purged never loads the list it dropped back from Redis, and the
-    /// other replica hears the drop (SPEC 5.4, 5.5).
+    /// other replica hears the drop (docs/CACHING.md, "Invalidation"; docs/SHARED-STORE.md).
     @Test func aPurgeWhileRedisHangsIsSentWhenItIsBack() async throws {
         try await Self.withTwoReplicasHoldingV1 { redis, a, b, http in
             redis.pause()
@@ -537,7 +537,7 @@ struct SharedStoreTests {
 
     /// A replica whose events subscription broke may have missed a drop: when it is back, its
     /// local copies are checked against Redis, so a list another replica purged meanwhile is
-    /// not served as current (SPEC 5.5).
+    /// not served as current (docs/SHARED-STORE.md).
     @Test func aReplicaThatMissedADropChecksItsCopiesWhenItsEventsAreBack() async throws {
         try await Self.withTwoReplicasHoldingV1 { redis, a, b, http in
             // Every subscription goes; the purge is published before they are back.
@@ -573,7 +573,7 @@ struct SharedStoreTests {
 
     /// A filler that dies holding the lock: once its lock expires one waiting replica takes
     /// over, and the others wait for that one instead of all fetching when their first
-    /// deadline passes (SPEC 5.5: never a burst of fetches). The upstream takes 2.5 s an answer,
+    /// deadline passes (docs/SHARED-STORE.md: never a burst of fetches). The upstream takes 2.5 s an answer,
     /// longer than what was left of the waiters' first deadline when the lock changed hands.
     @Test func whenTheFillerDiesOneWaiterTakesOverForAll() async throws {
         let (body, _) = objectsBody(10)
@@ -638,7 +638,7 @@ struct SharedStoreTests {
     }
 
     /// A retained snapshot whose items were changed in Redis is never served, and, as for a
-    /// current one, the failed check is counted (SPEC 5.5: logged and counted, never served).
+    /// current one, the failed check is counted (docs/SHARED-STORE.md: logged and counted, never served).
     @Test func aTamperedRetainedSnapshotIsCountedAndNeverServed() async throws {
         try await Self.withTwoReplicas { redis, list, upstream, replicas, http in
             let (a, b) = (replicas[0], replicas[1])

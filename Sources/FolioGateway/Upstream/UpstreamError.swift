@@ -77,7 +77,7 @@ extension UpstreamError {
     static func failed(_ reason: String) -> Self { Self(.failed, reason) }
 
     /// Throws unless a non-2xx answer of a list's GET may be passed to the client: a 4xx or 5xx
-    /// (SPEC 3.5). A 1xx or 3xx reaching this point is not an answer about the list (redirects
+    /// (docs/API.md, "Errors"). A 1xx or 3xx reaching this point is not an answer about the list (redirects
     /// Folio follows never get here, nor does a 304 to a conditional request): 502.
     static func checkPassable(_ head: UpstreamHead, url: String) throws {
         guard head.status < 400 else { return }
