@@ -6,6 +6,19 @@ import Testing
 /// The client against a real `redis-server` each test starts on its own port.
 @Suite("RedisConnection against a real redis-server")
 struct RedisConnectionTests {
+    /// Connects with `configuration` and sends `PING`, closing the connection whether it
+    /// answers or throws.
+    static func ping(_ configuration: RedisConfiguration) async throws {
+        let connection = try await RedisConnection.connect(configuration)
+        do {
+            try await connection.send(["PING"])
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+    }
+
     @Test func valuesRoundTripBinarySafe() async throws {
         try await RedisServer.with { server in
             let redis = try await RedisConnection.connect(server.configuration())
@@ -145,26 +158,12 @@ struct RedisConnectionTests {
             var untrusted = server.configuration()
             untrusted.tls = .makeClientConfiguration()
             await #expect(throws: RedisError.self) {
-                let connection = try await RedisConnection.connect(untrusted)
-                do {
-                    try await connection.send(["PING"])
-                } catch {
-                    await connection.close()
-                    throw error
-                }
-                await connection.close()
+                try await Self.ping(untrusted)
             }
             var plain = server.configuration(commandTimeout: .milliseconds(300))
             plain.tls = nil
             await #expect(throws: RedisError.self, "plain text to a TLS port fails, it does not hang") {
-                let connection = try await RedisConnection.connect(plain)
-                do {
-                    try await connection.send(["PING"])
-                } catch {
-                    await connection.close()
-                    throw error
-                }
-                await connection.close()
+                try await Self.ping(plain)
             }
         }
     }
@@ -183,14 +182,7 @@ struct RedisConnectionTests {
             #expect(anonymous.clientCertificate != nil)
             anonymous.clientCertificate = nil
             await #expect(throws: RedisError.self) {
-                let connection = try await RedisConnection.connect(anonymous)
-                do {
-                    try await connection.send(["PING"])
-                } catch {
-                    await connection.close()
-                    throw error
-                }
-                await connection.close()
+                try await Self.ping(anonymous)
             }
             var missing = server.configuration()
             missing.clientCertificate?.key = tls.directory.appendingPathComponent("gone.key").path
