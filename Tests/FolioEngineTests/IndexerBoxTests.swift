@@ -29,7 +29,7 @@ import Testing
             ListIndexer(items: items, limits: limits, sort: []), batchBytes: batchBytes, maxBatchDelay: maxBatchDelay)
         do throws(FolioError) {
             try await feedBatched(box, document, chunkLengths: chunkLengths)
-            let body = try box.indexer.endBody()
+            let body = try await box.endBody()
             let (list, token) = try box.finish()
             return .list(elements: list.elements, token: token, items: body.itemCount)
         } catch {
@@ -91,14 +91,14 @@ import Testing
         try await box.feed(Array(document[..<10]))
         try await box.feed(Array(document[10..<999]))
         #expect(box.scanning == nil, "less than a batch stays gathered")
-        #expect(box.indexer.store.isEmpty)
+        #expect(box.indexerForTesting.store.isEmpty)
         try await box.feed(Array(document[999..<1000]))
         #expect(box.scanning != nil, "a full batch is handed over without waiting for its scan")
         try await box.feed(Array(document[1000...]))
         try await box.drain()
         #expect(box.scanning == nil)
-        #expect(box.indexer.store == document)
-        _ = try box.indexer.endBody()
+        #expect(box.indexerForTesting.store == document)
+        _ = try await box.endBody()
         let (list, token) = try box.finish()
         #expect(list.elements == elements)
         #expect(token == SnapshotToken.compute(sort: [], elements: elements))
@@ -130,7 +130,7 @@ import Testing
         #expect(await Self.failure(of: box, within: .milliseconds(50)) == nil)
         try await box.feed(Array("3]".utf8))
         try await box.drain()
-        #expect(box.indexer.store == Array("[1,2,3]".utf8))
+        #expect(box.indexerForTesting.store == Array("[1,2,3]".utf8))
     }
 
     /// A batch handed over without waiting: the first feed after its scan ended throws its

@@ -34,7 +34,7 @@ import Testing
             let box = IndexerBox(indexer)
             indexer = ListIndexer(items: .root, limits: IndexLimits(maxBytes: 0), sort: [])
             try await feedBatched(box, body, chunkLengths: chunkLengths)
-            indexer = box.indexer
+            indexer = box.indexerForTesting
         }
         _ = try indexer.endBody()
     }

@@ -22,7 +22,7 @@ struct SnapshotResolverTests {
             configuration.routes[0], limits: configuration.limits, metrics: metrics.route("objects"))
         var logger = Logger(label: "folio.test")
         logger.logLevel = .critical
-        let store = Gateway.memoryStore(cache: configuration.cache, metrics: metrics, now: clock.now)
+        let store = MemorySnapshotStore.gatewayDefault(cache: configuration.cache, metrics: metrics, now: clock.now)
         let resolver = SnapshotResolver(
             cache: FillCoalescer(store: store, now: clock.now),
             pipeline: FillPipeline(upstream: upstream, limits: configuration.limits, logger: logger, now: clock.now),

@@ -16,10 +16,14 @@ import Synchronization
 /// burst followed by a stall). Every later call throws that error too.
 ///
 /// Fed by one task at a time: a crawl hands it to one page download after another; the timer's
-/// hand-over takes turns with it. `drain()` must be awaited before the indexer is read or a body
-/// ended.
+/// hand-over takes turns with it. The indexer itself never leaves the box: it is touched only by
+/// the scan in flight or under `turn` (a reservation waits for the next hand-over, a body ends
+/// after every scan), so no caller can read it while a worker writes it.
 public final class IndexerBox: @unchecked Sendable {
-    public var indexer: ListIndexer
+    private var indexer: ListIndexer
+    /// Bytes announced for the next body (`reserve`), reserved at the next hand-over, once no
+    /// scan or hashing pass runs.
+    private let reservation = Mutex(0)
     /// Fed chunks not handed to a worker yet.
     private var batch: [any IndexerChunk] = []
     private var batchedBytes = 0
@@ -74,11 +78,29 @@ public final class IndexerBox: @unchecked Sendable {
         if batchedBytes >= batchBytes { try await handOver() }
     }
 
-    /// Scans what is still batched and waits for every scan and hashing pass: afterwards the
-    /// indexer may be read, a body ended, or the box finished.
+    /// Announces the next body's length (its `Content-Length`), so the store is allocated once
+    /// (`ListIndexer.reserve`). Taken before that body's first bytes are copied in.
+    public func reserve(additionalBytes: Int) {
+        reservation.withLock { $0 += max(0, additionalBytes) }
+    }
+
+    /// Scans what is still batched and waits for every scan and hashing pass.
     public func drain() async throws(FolioError) {
         await turn.lock()
         defer { turn.unlock() }
+        try await drainInTurn()
+    }
+
+    /// Scans what is still batched, waits for every scan, and ends the current body: it must be
+    /// one complete JSON value. The next feed starts a new body.
+    public func endBody() async throws(FolioError) -> IndexedBody {
+        await turn.lock()
+        defer { turn.unlock() }
+        try await drainInTurn()
+        return try indexer.endBody()
+    }
+
+    private func drainInTurn() async throws(FolioError) {
         try await handOver()
         if let scanning { try await collect(scanning) }
         await indexer.settle()
@@ -134,6 +156,11 @@ public final class IndexerBox: @unchecked Sendable {
         try throwFailure()
         if let scanning { try await collect(scanning) }
         await indexer.settle()
+        let reserved = reservation.withLock { reserved in
+            defer { reserved = 0 }
+            return reserved
+        }
+        if reserved > 0 { indexer.reserve(additionalBytes: reserved) }
         guard !batch.isEmpty else { return }
         let chunks = batch
         batch = []
@@ -165,7 +192,10 @@ public final class IndexerBox: @unchecked Sendable {
         }
     }
 
-    /// The list and its token; the box is empty afterwards.
+    /// For tests: a copy of the indexer. Read only after `drain()`.
+    var indexerForTesting: ListIndexer { indexer }
+
+    /// The list and its token, once the last body has ended; the box is empty afterwards.
     public func finish() throws(FolioError) -> (list: ItemList, token: String) {
         precondition(scanning == nil && batch.isEmpty, "IndexerBox: drain() before finishing")
         let indexer = self.indexer

@@ -36,8 +36,8 @@ extension FillPipeline {
             try UpstreamError.checkPassable(head, url: plan.url)
             return .upstream(UpstreamAnswer(head: head, body: sink.collected))
         }
+        _ = try await box.endBody()
         return try await FillWorkers.shared.run { [self, freshness] in
-            _ = try box.indexer.endBody()
             let (list, token) = try box.finish()
             return snapshot(list, token: token, route: route, previous: previous, freshness: freshness)
         }

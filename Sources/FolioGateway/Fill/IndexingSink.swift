@@ -22,7 +22,7 @@ final class IndexingSink: UpstreamBodySink, @unchecked Sendable {
         }
         box = indexer
         if let length = UpstreamClient.declaredLength(head.headers) {
-            indexer.indexer.reserve(additionalBytes: length)
+            indexer.reserve(additionalBytes: length)
         }
     }
 

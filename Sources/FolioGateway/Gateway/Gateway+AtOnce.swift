@@ -1,6 +1,5 @@
 import FolioEngine
 import HTTPTypes
-import NIOCore
 
 extension Gateway {
     /// The answer to `request` when it can be given without waiting: a GET or HEAD whose answer
@@ -36,19 +35,16 @@ extension Gateway {
         let target = RequestTarget(request.path ?? "/")
         record.path = target.path
         record.routeIndex = table.lookup(rawPath: target.path).routeIndex
-        let error: FolioError
-        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        var answer: SentAnswer
         if let targetBytes {
-            error = .uriTooLong(bytes: targetBytes, limit: configuration.limits.maxURLBytes)
+            let error = FolioError.uriTooLong(bytes: targetBytes, limit: configuration.limits.maxURLBytes)
             metrics.breached(error.limit)
+            answer = Problem.answer(error)
         } else {
             let path = record.routeIndex.map { routes[$0].config.path.text } ?? String(target.path.prefix(200))
-            error = .methodNotAllowed(request.method.rawValue, path: path)
-            headers[.allow] = CORSRules.allowedMethods
+            answer = Problem.answer(
+                .methodNotAllowed(request.method.rawValue, path: path), extraHeaders: [.allow: CORSRules.allowedMethods])
         }
-        var answer = SentAnswer(
-            status: HTTPResponse.Status(code: error.status), headers: headers,
-            body: ByteBuffer(bytes: Problem.body(error)))
         let requestID = RequestID.accept(request.headerFields[.xRequestID])
         decorate(&answer, request: request, record: record, requestID: requestID)
         return answer

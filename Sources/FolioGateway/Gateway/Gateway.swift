@@ -58,7 +58,7 @@ public final class Gateway: Sendable {
         self.routes = routes
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
         let cache = FillCoalescer(
-            store: store ?? Self.memoryStore(cache: configuration.cache, metrics: metrics, now: now),
+            store: store ?? MemorySnapshotStore.gatewayDefault(cache: configuration.cache, metrics: metrics, now: now),
             ledger: predecessor?.cache.ledger ?? FillLedger(), routes: configuration.routes, now: now)
         self.cache = cache
         if let shared = cache.store as? SharedSnapshotStore {
@@ -83,20 +83,6 @@ public final class Gateway: Sendable {
         self.observer = RequestObserver(
             routes: routes, metrics: metrics, logger: logger, logsAccess: configuration.logging.access, tracer: tracer,
             recordsRootSpans: recordsRootSpans)
-    }
-
-    /// The default store: this process's memory, bounded by `cache.maxBytes`.
-    static func memoryStore(
-        cache: Configuration.CacheSettings, metrics: GatewayMetrics,
-        now: @escaping @Sendable () -> ContinuousClock.Instant
-    ) -> MemorySnapshotStore {
-        let evictions = metrics.cacheEvictions
-        return MemorySnapshotStore(
-            maxBytes: cache.maxBytes, now: now,
-            onEviction: { count in
-                evictions.increment(by: Int64(count))
-                MemoryReturner.shared.freed()
-            })
     }
 
     /// Answers one client request; `context.record` says which route matched and how the

@@ -24,7 +24,7 @@ extension SharedSnapshotStore {
         local.maxBytes = cache.redis.localMaxBytes
         let shared = connect(
             to: .server(configuration), keys: keys,
-            local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
+            local: MemorySnapshotStore.gatewayDefault(cache: local, metrics: metrics, now: now),
             metrics: metrics, logger: logger, now: now)
         var metadata: Logger.Metadata = [
             "url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",

@@ -133,7 +133,7 @@ public enum RedisSnapshotCodec {
                     items: .root,
                     limits: IndexLimits(maxBytes: meta.bytes, maxItems: limits.maxItems, maxDepth: limits.maxDepth),
                     sort: meta.sort))
-            box.indexer.reserve(additionalBytes: meta.bytes)
+            box.reserve(additionalBytes: meta.bytes)
         }
 
         /// The token the metadata claims and how many parts it has.
@@ -154,8 +154,8 @@ public enum RedisSnapshotCodec {
 
         /// The list, when every byte arrived and the elements give the claimed token and count.
         public consuming func finish() async -> StoredList? {
-            if !failed { failed = (try? await box.drain()) == nil }
-            guard !failed, received == meta.bytes, (try? box.indexer.endBody()) != nil,
+            if !failed, received == meta.bytes { failed = (try? await box.endBody()) == nil }
+            guard !failed, received == meta.bytes,
                 let (list, token) = try? await FillWorkers.shared.run({ [box] in try box.finish() }),
                 token == meta.token, list.count == meta.count
             else { return nil }

@@ -22,8 +22,7 @@ extension Crawler {
             try UpstreamError.checkPassable(head, url: url)
             return .answer(head, sink.collected)
         }
-        try await box.drain()
-        return .page(head, try box.indexer.endBody(), bytes: sink.received)
+        return .page(head, try await box.endBody(), bytes: sink.received)
     }
 
     /// Page `number` (1-based) streamed into the indexer.
@@ -33,8 +32,7 @@ extension Crawler {
                 guard (200..<300).contains(head.status) else { throw PageStatus(status: head.status) }
                 return IndexingSink(head: head, indexer: box, errorBodyLimit: 0)
             }
-            try await box.drain()
-            return (head, try box.indexer.endBody())
+            return (head, try await box.endBody())
         } catch {
             throw pageFailure(error, page: number, url: url)
         }
@@ -58,8 +56,7 @@ extension Crawler {
     func feed(_ chunks: [ByteBuffer], page number: Int, url: String, into box: IndexerBox) async throws -> IndexedBody {
         do {
             for chunk in chunks { try await box.feed(chunk) }
-            try await box.drain()
-            return try box.indexer.endBody()
+            return try await box.endBody()
         } catch {
             throw pageFailure(error, page: number, url: url)
         }
