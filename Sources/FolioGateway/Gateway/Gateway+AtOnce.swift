@@ -42,8 +42,8 @@ extension Gateway {
             answer = Problem.answer(error)
         } else {
             let path = record.routeIndex.map { routes[$0].config.path.text } ?? String(target.path.prefix(200))
-            answer = Problem.answer(
-                .methodNotAllowed(request.method.rawValue, path: path), extraHeaders: [.allow: CORSRules.allowedMethods])
+            let error = FolioError.methodNotAllowed(request.method.rawValue, path: path)
+            answer = Problem.answer(error, extraHeaders: [.allow: CORSRules.allowedMethods])
         }
         let requestID = RequestID.accept(request.headerFields[.xRequestID])
         decorate(&answer, request: request, record: record, requestID: requestID)
