@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import FolioEngine
@@ -33,6 +34,34 @@ struct FillWorkersTests {
         #expect(sums.sorted() == (0..<200).map { (0...$0).reduce(0, +) }.sorted())
         #expect(await workers.run { 6 * 7 } == 42)
         await #expect(throws: Failure()) { try await workers.run { () throws -> Int in throw Failure() } }
+    }
+
+    /// `performAll` makes every call exactly once and returns after the last, in parallel on
+    /// idle workers; called from a worker while every other worker is busy, the caller makes
+    /// the calls itself instead of waiting for a queued one (no deadlock).
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2])
+    func performAllMakesEveryCallOnceEvenFromABusyWorker(threads: Int) async throws {
+        let workers = FillWorkers(threads: threads, nice: 0)
+        let blocker = DispatchSemaphore(value: 0)
+        // Every worker but the one that calls `performAll` is held busy.
+        for _ in 1..<threads { workers.execute { blocker.wait() } }
+        let counts = await workers.run { () -> [Int] in
+            let counts = Counts(64)
+            workers.performAll(iterations: 64) { counts.add($0) }
+            return counts.values
+        }
+        for _ in 1..<threads { blocker.signal() }
+        #expect(counts == Array(repeating: 1, count: 64))
+        let idle = Counts(1_000)
+        workers.performAll(iterations: 1_000) { idle.add($0) }
+        #expect(idle.values == Array(repeating: 1, count: 1_000))
+    }
+
+    final class Counts: Sendable {
+        private let state: Mutex<[Int]>
+        init(_ count: Int) { state = Mutex(Array(repeating: 0, count: count)) }
+        func add(_ index: Int) { state.withLock { $0[index] += 1 } }
+        var values: [Int] { state.withLock { $0 } }
     }
 }
 

@@ -20,4 +20,17 @@ struct FillWaitersTests {
         #expect(waiters.count == 0, "k2 stopped waiting after its longest wait")
         waiters.wake("k1")  // nobody waits: nothing to do
     }
+
+    /// A request that gives up (its task cancelled: the client went away) stops waiting at once,
+    /// not after its longest wait.
+    @Test(.timeLimit(.minutes(1))) func aCancelledWaiterStopsAtOnce() async throws {
+        let waiters = FillWaiters()
+        let started = ContinuousClock.now
+        let waiting = Task { await waiters.wait(for: "k", longest: .seconds(600)) }
+        while waiters.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        waiting.cancel()
+        await waiting.value
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(waiters.count == 0)
+    }
 }

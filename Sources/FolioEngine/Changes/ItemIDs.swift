@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The ids of one snapshot's items at the route's `idField` (docs/API.md, "Changes between
 /// snapshots"): a hash of each id and a table from id to item, built once per snapshot and kept
 /// with it, so answering `since` never reads ids again except to confirm a match.
@@ -101,11 +99,7 @@ public struct ItemIDs: Sendable {
                 }
             }
         }
-        if chunks == 1 {
-            read(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: chunks, execute: read)
-        }
+        FillWorkers.shared.performAll(iterations: chunks, read)
         let first = firsts.min()!
         return first == Int.max ? nil : first
     }

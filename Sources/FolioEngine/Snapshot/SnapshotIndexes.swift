@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Everything derived from one snapshot's list for sorting, sections and filters (docs/API.md,
@@ -149,9 +148,9 @@ public final class SnapshotIndexes: Sendable {
         }
         let missing = state.withLock { state in ([first] + further).filter { !isBuilt($0, state) } }
         if missing.count > 1, list.count >= Self.parallelOrderCount {
-            // Each key's single-field order on a core of its own; then the several-key order is
-            // a linear pass over them (`fromSingles`).
-            DispatchQueue.concurrentPerform(iterations: missing.count) { _ = entry(missing[$0]) }
+            // Each key's single-field order on a fill worker of its own; then the several-key
+            // order is a linear pass over them (`fromSingles`).
+            FillWorkers.shared.performAll(iterations: missing.count) { _ = self.entry(missing[$0]) }
         }
         let base = entry(first)
         let built = state.withLock { state in further.allSatisfy { isBuilt($0, state) } }

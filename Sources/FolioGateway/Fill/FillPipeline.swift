@@ -34,12 +34,12 @@ struct FillPipeline: Sendable {
         self.fillEnded = fillEnded
     }
 
-    /// Folds the route's `searchable` fields off the request path, after the list is answered:
+    /// Folds the route's `searchable` fields on a fill worker, after the list is answered:
     /// the first `?q=` then only scans the column. Counted against `cache.maxBytes` at the
     /// next recount (any request that builds something).
     static func prepareSearch(_ indexes: SnapshotIndexes, _ fields: [FieldPath]) {
         guard !fields.isEmpty else { return }
-        Task.detached(priority: .utility) { indexes.prepareSearch(in: fields) }
+        FillWorkers.shared.execute { indexes.prepareSearch(in: fields) }
     }
 
     /// Most bytes of an error answer's body kept to pass it through.
