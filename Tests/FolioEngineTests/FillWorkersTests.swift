@@ -53,8 +53,19 @@ struct FillWorkersTests {
         for _ in 1..<threads { blocker.signal() }
         #expect(counts == Array(repeating: 1, count: 64))
         let idle = Counts(1_000)
-        workers.performAll(iterations: 1_000) { idle.add($0) }
+        await workers.run { workers.performAll(iterations: 1_000) { idle.add($0) } }
         #expect(idle.values == Array(repeating: 1, count: 1_000))
+        // Off the workers, the caller makes every call on its own thread.
+        #expect(!FillWorkers.isWorkerThread)
+        let threads = Seen()
+        workers.performAll(iterations: 100) { _ in threads.note(UInt(pthread_self())) }
+        #expect(threads.values == [UInt(pthread_self())])
+    }
+
+    final class Seen: Sendable {
+        private let state = Mutex<Set<UInt>>([])
+        func note(_ value: UInt) { state.withLock { _ = $0.insert(value) } }
+        var values: Set<UInt> { state.withLock { $0 } }
     }
 
     final class Counts: Sendable {

@@ -227,8 +227,9 @@ import Testing
         #expect(fresh.order(try SortSpec(parsing: ["-name", "-price"])) == expected([(2, true), (1, true)]))
     }
 
-    /// A list large enough that the keys' single-field orders are built in parallel.
-    @Test func aSeveralKeyOrderOfALargeListBuildsItsKeysInParallelAndMatches() throws {
+    /// A list large enough that the keys' single-field orders are built in parallel (asked on a
+    /// fill worker, as the gateway asks).
+    @Test func aSeveralKeyOrderOfALargeListBuildsItsKeysInParallelAndMatches() async throws {
         var random = SplitMix64(seed: 61)
         let count = SnapshotIndexes.parallelOrderCount + 1_000
         var rows: [(category: Int, price: Int)] = []
@@ -239,7 +240,8 @@ import Testing
             elements.append(#"{"id":\#(id),"category":"c\#(row.category)","price":\#(row.price).5}"#)
         }
         let indexes = SnapshotIndexes(list: Support.list(elements), sectionKey: nil)
-        let order = indexes.order(try SortSpec(parsing: ["-category", "price"]))
+        let sort = try SortSpec(parsing: ["-category", "price"])
+        let order = await FillWorkers.shared.run { indexes.order(sort) }
         let expected = Array(0..<UInt32(count)).sorted { x, y in
             let (a, b) = (rows[Int(x)], rows[Int(y)])
             if a.category != b.category { return a.category > b.category }

@@ -27,6 +27,27 @@ import Testing
         #expect(indexes.elements(matching: "R", in: [field], order: [3, 2, 1, 0]) == [2, 1, 0])
     }
 
+    /// The column's ASCII fast path folds exactly as `FoldedKey` does, for every ASCII byte
+    /// (letters, digits, punctuation, controls), and leaves anything else to `FoldedKey`.
+    @Test func theASCIIFastPathFoldsAsFoldedKey() {
+        var rng = SystemRandomNumberGenerator()
+        var samples = (0..<128).map { [UInt8($0)] }
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...24, using: &rng)
+            samples.append((0..<length).map { _ in UInt8.random(in: 0...127, using: &rng) })
+        }
+        for sample in samples {
+            var arena: [UInt8] = [0x2A]
+            let taken = sample.withUnsafeBufferPointer { SearchColumn.appendFoldedASCII($0, to: &arena) }
+            #expect(taken)
+            #expect(Array(arena.dropFirst()) == sample.withUnsafeBufferPointer { FoldedKey(utf8: $0).bytes })
+        }
+        var arena: [UInt8] = []
+        let latin = Array("Ørsted".utf8)
+        #expect(!latin.withUnsafeBufferPointer { SearchColumn.appendFoldedASCII($0, to: &arena) })
+        #expect(arena.isEmpty)
+    }
+
     /// Other scripts keep their marks, and a character is compared whole: `И` is not `Й`, `Α`
     /// not `Ά`, a lone mark finds nothing, and a Hangul syllable is not a prefix of a longer one.
     @Test func aCharacterIsComparedWhole() throws {

@@ -10,9 +10,13 @@ extension FillWorkers {
     /// each one no worker has started, then waits only for those a worker is running. It never
     /// waits for a call still queued, so it may be a fill worker itself: with every worker busy,
     /// the caller makes all the calls.
+    ///
+    /// Called from any other thread (a request task's, a test's), it makes every call itself:
+    /// waiting there for a worker would hold a thread of higher priority on the workers' nice 10,
+    /// which a busy machine starves (the gateway renders what builds indexes on a worker).
     public func performAll(iterations: Int, _ work: @escaping @Sendable (Int) -> Void) {
-        guard iterations > 1 else {
-            if iterations == 1 { work(0) }
+        guard iterations > 1, Self.isWorkerThread else {
+            for index in 0..<iterations { work(index) }
             return
         }
         let claims = Claims(count: iterations)

@@ -38,6 +38,7 @@ public final class FillWorkers: Sendable {
                     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
                 #endif
                 ThreadName.setCurrent("folio-fill-\(index)")
+                pthread_setspecific(Self.workerKey, UnsafeRawPointer(bitPattern: 1))
                 while true {
                     ready.wait()
                     let job = queue.withLock { queue -> (@Sendable () -> Void) in
@@ -55,6 +56,16 @@ public final class FillWorkers: Sendable {
             thread.start()
         }
     }
+
+    /// Set on every worker thread of every instance (`isWorkerThread`).
+    private static let workerKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Whether the calling thread is a fill worker (of any instance).
+    public static var isWorkerThread: Bool { pthread_getspecific(workerKey) != nil }
 
     /// Runs `work` on a worker thread; the calling task is suspended until it returns.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

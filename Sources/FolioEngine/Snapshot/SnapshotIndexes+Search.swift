@@ -26,10 +26,10 @@ extension SnapshotIndexes {
         return order.filter { member[Int($0)] }
     }
 
-    /// Folds `fields` now (a fill does it in the background, so that the first `?q=` only
-    /// scans).
+    /// Folds `fields` now, each on a fill worker of its own (a fill has it done in the
+    /// background, so that the first `?q=` only scans).
     public func prepareSearch(in fields: [FieldPath]) {
-        for field in fields { _ = column(field) }
+        FillWorkers.shared.performAll(iterations: fields.count) { _ = self.column(fields[$0]) }
     }
 
     /// The folded column of `field`, built on first use.
