@@ -27,21 +27,51 @@ extension PagedList {
         var failedReset: ClientError?
         var nextLoad = 0
         var statistics = PagedListStatistics()
+        /// How the visible range moves, and the window pages not worth asking at this speed.
+        var motion: ScrollMotion
+        var deferred: Set<Int> = []
+        var settleTimer: Task<Void, Never>?
+        var settleTicket = 0
+        var latency = LatencyEstimate()
+        /// Loads cancelled whose requests have not ended yet, by load id: they keep their slot
+        /// of `maxConcurrentLoads` until the transport gives up on them.
+        var ending: [Int: Task<Void, Never>] = [:]
+        /// The `load()` request in flight, shared by overlapping calls.
+        var refresh: Refresh?
+        /// First-page requests (`load()` and resets) are numbered as they start; only an answer
+        /// numbered above the installed one is installed.
+        var nextInstall = 0
+        var installed = 0
 
         var pageCount: Int { (count + pageSize - 1) / pageSize }
+
+        /// The element at `index` if its page is loaded.
+        func element(at index: Int) -> Element? {
+            guard index >= 0, index < count, let items = pages[index / pageSize] else { return nil }
+            let position = index % pageSize
+            return position < items.count ? items[position] : nil
+        }
+    }
+
+    struct Refresh: Sendable {
+        var id: Int
+        var task: Task<Void, any Error>
+        var waiters = 1
     }
 
     struct Load: Sendable {
         var id: Int
         var task: Task<Void, Never>
+        var started: ContinuousClock.Instant
     }
 
-    /// Starts queued pages while fewer than `maxConcurrentLoads` are in flight.
+    /// Starts queued pages (but the deferred ones) while fewer than `maxConcurrentLoads` are in
+    /// flight, counting cancelled ones whose requests have not ended.
     func pump(_ state: inout State) {
-        while state.loading.count < maxConcurrentLoads, !state.resetting, state.failedReset == nil,
-            !state.queue.isEmpty
+        while state.loading.count + state.ending.count < maxConcurrentLoads, !state.resetting,
+            state.failedReset == nil, let next = state.queue.firstIndex(where: { !state.deferred.contains($0) })
         {
-            let page = state.queue.removeFirst()
+            let page = state.queue.remove(at: next)
             guard state.pages[page] == nil, state.loading[page] == nil else { continue }
             let id = state.nextLoad
             state.nextLoad += 1
@@ -50,7 +80,7 @@ extension PagedList {
             let generation = state.generation
             state.statistics.started += 1
             let task = Task { await self.load(page, url: url, id: id, generation: generation) }
-            state.loading[page] = Load(id: id, task: task)
+            state.loading[page] = Load(id: id, task: task, started: ContinuousClock.now)
         }
     }
 
@@ -59,13 +89,16 @@ extension PagedList {
         do {
             let answer: Page<Element> = try await endpoint.page(url)
             state.withLock { state in
+                if let load = state.loading[page], load.id == id {
+                    state.latency.record(ContinuousClock.now - load.started)
+                }
                 finish(page, id: id, in: &state)
                 guard generation == state.generation else { return }
                 state.pages[page] = answer.items
                 state.statistics.loaded += 1
                 // Under the lock, so changes come in the order they happened (never a page of
                 // an old snapshot after its `.reset`).
-                continuation.yield(.pageLoaded(page * state.pageSize..<(page * state.pageSize + answer.items.count)))
+                emit(.pageLoaded(page * state.pageSize..<(page * state.pageSize + answer.items.count)))
             }
         } catch is CancellationError {
             // Counted by `setVisibleRange`, which cancelled it.
@@ -82,7 +115,7 @@ extension PagedList {
                 state.statistics.failed += 1
                 guard generation == state.generation else { return }
                 state.failed.insert(page)
-                continuation.yield(.pageFailed(page: page, error: failure))
+                emit(.pageFailed(page: page, error: failure))
             }
         }
     }
@@ -91,7 +124,13 @@ extension PagedList {
     /// (loads of the old one are cancelled, their answers dropped), its count and token, and
     /// the page size the route served (smaller than asked when its `maxPageSize` is); reports
     /// `.reset(count:)` when it replaces a list, then asks again for the pages of the window.
-    func install(_ page: Page<Element>, asked: Int, in state: inout State) {
+    ///
+    /// `order` is the number of the first-page request that brought it: an answer to a request
+    /// started before the installed one's is older and dropped (returns false).
+    @discardableResult
+    func install(_ page: Page<Element>, asked: Int, order: Int, in state: inout State) -> Bool {
+        guard order > state.installed else { return false }
+        state.installed = order
         cancelLoads(in: &state)
         // The first `load()` installs generation 1; any later install replaces a list.
         let replaces = state.generation > 0
@@ -108,24 +147,36 @@ extension PagedList {
         }
         state.pages = [0: page.items]
         state.queue = state.window.filter { $0 < state.pageCount }
-        if replaces { continuation.yield(.reset(count: state.count)) }
+        deferPages(in: &state)
+        if replaces {
+            state.statistics.resets += 1
+            emit(.reset(count: state.count))
+        }
         pump(&state)
+        return true
     }
 
     /// Cancels every page request in flight (a reset starts over), each reported as
     /// `.pageCancelled` and counted, as the window's cancellations are, in page order.
     private func cancelLoads(in state: inout State) {
         for (page, load) in state.loading.sorted(by: { $0.key < $1.key }) {
-            load.task.cancel()
-            state.statistics.cancelled += 1
-            continuation.yield(.pageCancelled(page: page))
+            cancel(page, load, in: &state)
         }
-        state.loading = [:]
+    }
+
+    /// Cancels one page's load, reported and counted; its slot stays taken until it ends.
+    func cancel(_ page: Int, _ load: Load, in state: inout State) {
+        load.task.cancel()
+        state.loading[page] = nil
+        state.ending[load.id] = load.task
+        state.statistics.cancelled += 1
+        emit(.pageCancelled(page: page))
     }
 
     /// Forgets load `id` of `page` (unless a newer load replaced it) and starts the next one.
     private func finish(_ page: Int, id: Int, in state: inout State) {
         if state.loading[page]?.id == id { state.loading[page] = nil }
+        state.ending[id] = nil
         pump(&state)
     }
 
@@ -133,25 +184,25 @@ extension PagedList {
     /// `Link rel="first"`), drop every page of the old one and report the new count. An answer
     /// that comes after a newer list was installed (`load()` meanwhile) is dropped.
     func reset(after gone: ClientError, generation: Int) async {
-        let asked = state.withLock { state -> Int? in
+        let asked = state.withLock { state -> (size: Int, order: Int)? in
             guard generation == state.generation, !state.resetting else { return nil }
             state.resetting = true
             state.failedReset = nil
             cancelLoads(in: &state)
             state.statistics.started += 1
-            return state.pageSize
+            state.nextInstall += 1
+            return (state.pageSize, state.nextInstall)
         }
-        guard let asked else { return }
+        guard let (asked, order) = asked else { return }
         let token = gone.first.flatMap(Links.snapshot(in:))
         do {
             let page: Page<Element> = try await endpoint.page(
                 endpoint.pageURL(offset: 0, limit: asked, snapshot: token))
             state.withLock { state in
+                state.statistics.loaded += 1
                 guard generation == state.generation else { return }
                 // The same rows, now from the new snapshot.
-                install(page, asked: asked, in: &state)
-                state.statistics.loaded += 1
-                state.statistics.resets += 1
+                install(page, asked: asked, order: order, in: &state)
             }
         } catch {
             // The list stays on the old snapshot and asks nothing more of it (every page would
@@ -161,7 +212,7 @@ extension PagedList {
                 guard generation == state.generation else { return }
                 state.resetting = false
                 state.failedReset = gone
-                continuation.yield(.pageFailed(page: 0, error: error as? ClientError ?? .transport(error)))
+                emit(.pageFailed(page: 0, error: error as? ClientError ?? .transport(error)))
             }
         }
     }

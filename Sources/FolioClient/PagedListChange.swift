@@ -21,11 +21,22 @@ public enum PagedListChange: Sendable, Equatable {
 /// it was cancelled may still be stored and counted in `loaded` too.
 public struct PagedListStatistics: Sendable, Equatable {
     /// Page requests handed to the transport (the first page of `load()` included).
-    public var started = 0
-    public var loaded = 0
-    /// Requests cancelled in flight because their page left the window or the list started over.
-    public var cancelled = 0
-    public var failed = 0
-    /// Resets after a 410.
-    public var resets = 0
+    public var started: Int
+    public var loaded: Int
+    /// Requests cancelled in flight: their page left the window, the list started over, or every
+    /// caller of `load()` waiting for it was cancelled. Never counted in `failed`.
+    public var cancelled: Int
+    /// Requests that ended in an error (not a cancellation).
+    public var failed: Int
+    /// Times the list was replaced (`.reset(count:)`), whatever the reason: a 410, or `load()`
+    /// called again.
+    public var resets: Int
+
+    public init(started: Int = 0, loaded: Int = 0, cancelled: Int = 0, failed: Int = 0, resets: Int = 0) {
+        self.started = started
+        self.loaded = loaded
+        self.cancelled = cancelled
+        self.failed = failed
+        self.resets = resets
+    }
 }
