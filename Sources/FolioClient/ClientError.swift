@@ -45,7 +45,16 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func transport(_ error: any Error) -> ClientError {
         let urlError = error as? URLError
-        return ClientError(.transport, detail: "\(error)", reason: TransportFailure(urlError?.code))
+        return ClientError(
+            .transport, detail: urlError.map(describe) ?? "\(error)", reason: TransportFailure(urlError?.code))
+    }
+
+    /// libcurl's words when there are some ("Failed to connect to 127.0.0.1 port 8080 …: Couldn't
+    /// connect to server"), else Foundation's, else the code.
+    private static func describe(_ error: URLError) -> String {
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        let text = underlying?.userInfo[NSLocalizedDescriptionKey] ?? error.userInfo[NSLocalizedDescriptionKey]
+        return (text as? String).map { "\($0) (URLError \(error.code.rawValue))" } ?? "URLError \(error.code.rawValue)"
     }
 
     /// An error status: the problem+json `detail` (or `title`) when the body is one.

@@ -10,7 +10,11 @@ extension PagedList {
         var snapshot: String?
         /// Bumped by each reset: answers of an older generation are dropped.
         var generation = 0
-        var pages: [Int: [Element]] = [:]
+        /// The rows, loaded or placeholders (`SparseRows`: a patch shifts them in place).
+        var rows = SparseRows<Element>(count: 0)
+        /// Pages answered in this generation, loaded even if the answer had fewer rows than
+        /// the count promised (so a short page is not asked in a loop).
+        var answered: Set<Int> = []
         var loading: [Int: Load] = [:]
         /// Pages whose load failed in this generation, not asked again until
         /// `retryFailedPages()` or until they leave the window.
@@ -45,11 +49,26 @@ extension PagedList {
 
         var pageCount: Int { (count + pageSize - 1) / pageSize }
 
-        /// The element at `index` if its page is loaded.
+        /// The element at `index` if its row is loaded.
         func element(at index: Int) -> Element? {
-            guard index >= 0, index < count, let items = pages[index / pageSize] else { return nil }
-            let position = index % pageSize
-            return position < items.count ? items[position] : nil
+            rows[index]
+        }
+
+        /// What to ask for `page`: the whole page while none of it is loaded (and always when
+        /// the dialect asks by page number), else its first run of placeholders, so that after
+        /// a patch no loaded row is asked again.
+        func missingRows(of page: Int, byOffset: Bool) -> (offset: Int, limit: Int) {
+            let rows = page * pageSize..<min((page + 1) * pageSize, count)
+            guard byOffset, let first = rows.first(where: { self.rows[$0] == nil }),
+                rows.contains(where: { self.rows[$0] != nil })
+            else { return (page * pageSize, pageSize) }
+            let end = rows[first...].first { self.rows[$0] != nil } ?? rows.upperBound
+            return (first, end - first)
+        }
+
+        /// Whether every row of `page` is loaded (nothing left to ask).
+        func isLoaded(page: Int) -> Bool {
+            answered.contains(page) || rows.isLoaded(page * pageSize..<(page + 1) * pageSize)
         }
     }
 
@@ -72,33 +91,39 @@ extension PagedList {
             state.failedReset == nil, let next = state.queue.firstIndex(where: { !state.deferred.contains($0) })
         {
             let page = state.queue.remove(at: next)
-            guard state.pages[page] == nil, state.loading[page] == nil else { continue }
+            guard !state.isLoaded(page: page), state.loading[page] == nil else { continue }
             let id = state.nextLoad
             state.nextLoad += 1
-            let url = endpoint.pageURL(
-                offset: page * state.pageSize, limit: state.pageSize, snapshot: state.snapshot)
+            let asked = state.missingRows(of: page, byOffset: endpoint.dialect != .hal)
+            let url = endpoint.pageURL(offset: asked.offset, limit: asked.limit, snapshot: state.snapshot)
             let generation = state.generation
             state.statistics.started += 1
-            let task = Task { await self.load(page, url: url, id: id, generation: generation) }
+            let task = Task { await self.load(page, url: url, asked: asked, id: id, generation: generation) }
             state.loading[page] = Load(id: id, task: task, started: ContinuousClock.now)
         }
     }
 
-    /// One page request and what its outcome does to the state.
-    private func load(_ page: Int, url: URL, id: Int, generation: Int) async {
+    /// One page request (`asked`: its rows) and what its outcome does to the state.
+    private func load(
+        _ page: Int, url: URL, asked: (offset: Int, limit: Int), id: Int, generation: Int
+    ) async {
         do {
             let answer: Page<Element> = try await endpoint.page(url)
             state.withLock { state in
                 if let load = state.loading[page], load.id == id {
                     state.latency.record(ContinuousClock.now - load.started)
                 }
+                if generation == state.generation {
+                    state.rows.fill(answer.items, at: asked.offset)
+                    if answer.items.count < asked.limit { state.answered.insert(page) }
+                    state.statistics.loaded += 1
+                    // Under the lock, so changes come in the order they happened (never a page
+                    // of an old snapshot after its `.reset`).
+                    emit(.pageLoaded(asked.offset..<(asked.offset + answer.items.count)))
+                    // After a patch a page can miss several runs of rows: the next one next.
+                    if !state.isLoaded(page: page), state.window.contains(page) { state.queue.insert(page, at: 0) }
+                }
                 finish(page, id: id, in: &state)
-                guard generation == state.generation else { return }
-                state.pages[page] = answer.items
-                state.statistics.loaded += 1
-                // Under the lock, so changes come in the order they happened (never a page of
-                // an old snapshot after its `.reset`).
-                emit(.pageLoaded(page * state.pageSize..<(page * state.pageSize + answer.items.count)))
             }
         } catch is CancellationError {
             // Counted by `setVisibleRange`, which cancelled it.
@@ -145,7 +170,9 @@ extension PagedList {
         if let visible = state.visible {
             state.window = window(for: visible, count: state.count, pageSize: state.pageSize)
         }
-        state.pages = [0: page.items]
+        state.rows = SparseRows(count: state.count)
+        state.rows.fill(page.items, at: 0)
+        state.answered = [0]
         state.queue = state.window.filter { $0 < state.pageCount }
         deferPages(in: &state)
         if replaces {
@@ -158,7 +185,7 @@ extension PagedList {
 
     /// Cancels every page request in flight (a reset starts over), each reported as
     /// `.pageCancelled` and counted, as the window's cancellations are, in page order.
-    private func cancelLoads(in state: inout State) {
+    func cancelLoads(in state: inout State) {
         for (page, load) in state.loading.sorted(by: { $0.key < $1.key }) {
             cancel(page, load, in: &state)
         }

@@ -43,6 +43,8 @@ extension PagedList {
                 guard index >= 0, index < state.count else { return nil }
                 if let element = state.element(at: index) { return (element, 0) }
                 let page = index / state.pageSize
+                // A page answered with fewer rows than the count promised: nothing more to ask.
+                if state.isLoaded(page: page) { return nil }
                 if state.loading[page] == nil {
                     state.failed.remove(page)
                     state.deferred.remove(page)

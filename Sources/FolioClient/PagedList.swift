@@ -159,7 +159,7 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
         state.withLock { state in
             guard index >= 0, index < state.count else { return nil }
             let page = index / state.pageSize
-            if state.pages[page] != nil { return state.element(at: index) }
+            if state.isLoaded(page: page) { return state.element(at: index) }
             if state.loading[page] == nil, !state.failed.contains(page) {
                 state.queue.removeAll { $0 == page }
                 state.queue.insert(page, at: 0)
@@ -195,7 +195,7 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
                 cancel(page, load, in: &state)
             }
             state.queue = window.filter {
-                state.pages[$0] == nil && state.loading[$0] == nil && !state.failed.contains($0)
+                !state.isLoaded(page: $0) && state.loading[$0] == nil && !state.failed.contains($0)
             }
             deferPages(in: &state)
             pump(&state)

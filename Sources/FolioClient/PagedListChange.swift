@@ -13,6 +13,9 @@ public enum PagedListChange: Sendable, Equatable {
     /// A page's request was cancelled because the page left the visible window plus margin, or
     /// because the list starts over (a 410 or `load()` again; the `.reset` follows).
     case pageCancelled(page: Int)
+    /// `sync()` or `watch()` applied the changes between two snapshots: rows removed, inserted,
+    /// reloaded and moved, as `performBatchUpdates` takes them; the count is `change.count`.
+    case changed(ListChange)
 }
 
 /// Counters of a list's page requests, for tests, logs and the `folio-scroll` status line.

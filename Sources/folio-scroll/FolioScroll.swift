@@ -42,6 +42,13 @@ struct FolioScroll: AsyncParsableCommand {
             """)
     var fling = 0
 
+    @Flag(
+        help: """
+            Watch the list while scrolling (docs/API.md, "Watching a list"): rows appear and vanish \
+            as the upstream changes. Needs a route with `idField`.
+            """)
+    var watch = false
+
     @Flag(help: "Print frames one after another instead of redrawing the screen.")
     var plain = false
 
@@ -64,6 +71,8 @@ struct FolioScroll: AsyncParsableCommand {
         let watcher = Task {
             for await change in list.changes { await events.record(change) }
         }
+        let changesWatcher = watch ? Task { try await list.watch() } : nil
+        defer { changesWatcher?.cancel() }
         var top = 0
         var screen = Screen(redraw: !plain)
         var frame = 0
