@@ -18,6 +18,9 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public let code: Code
+    /// With `transport`: what kind of failure, so an app can tell "offline" (show a banner, wait
+    /// for the network) from "timed out" (retry) from "refused" (the server is down).
+    public let reason: TransportFailure?
     /// The HTTP status, when there was an answer.
     public let status: Int?
     /// The problem's `detail` (or what did not parse).
@@ -25,8 +28,9 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// With `snapshotGone`: the `Link rel="first"` of the 410, the current list's first page.
     public let first: String?
 
-    init(_ code: Code, status: Int? = nil, detail: String, first: String? = nil) {
+    init(_ code: Code, status: Int? = nil, detail: String, first: String? = nil, reason: TransportFailure? = nil) {
         self.code = code
+        self.reason = reason
         self.status = status
         self.detail = detail
         self.first = first
@@ -39,7 +43,19 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func malformed(_ detail: String) -> ClientError { ClientError(.malformed, detail: detail) }
 
-    static func transport(_ error: any Error) -> ClientError { ClientError(.transport, detail: "\(error)") }
+    static func transport(_ error: any Error) -> ClientError {
+        let urlError = error as? URLError
+        return ClientError(
+            .transport, detail: urlError.map(describe) ?? "\(error)", reason: TransportFailure(urlError?.code))
+    }
+
+    /// libcurl's words when there are some ("Failed to connect to 127.0.0.1 port 8080 …: Couldn't
+    /// connect to server"), else Foundation's, else the code.
+    private static func describe(_ error: URLError) -> String {
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        let text = underlying?.userInfo[NSLocalizedDescriptionKey] ?? error.userInfo[NSLocalizedDescriptionKey]
+        return (text as? String).map { "\($0) (URLError \(error.code.rawValue))" } ?? "URLError \(error.code.rawValue)"
+    }
 
     /// An error status: the problem+json `detail` (or `title`) when the body is one.
     static func status(_ status: Int, body: Data, first: String?) -> ClientError {
@@ -50,5 +66,30 @@ public struct ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         let problem = try? JSONDecoder().decode(Problem.self, from: body)
         let detail = problem?.detail ?? problem?.title ?? "HTTP \(status)"
         return ClientError(status == 410 ? .snapshotGone : .status, status: status, detail: detail, first: first)
+    }
+}
+
+/// Why a request got no answer (`ClientError.reason`), from the `URLError` underneath.
+public enum TransportFailure: String, Sendable {
+    /// No network (`notConnectedToInternet`, `dataNotAllowed`, `internationalRoamingOff`).
+    case offline
+    /// The request timed out (`timedOut`).
+    case timedOut
+    /// The host could not be reached (`cannotConnectToHost`, `cannotFindHost`, `dnsLookupFailed`):
+    /// a refused connection, a wrong host.
+    case cannotConnect
+    /// The connection dropped mid-request (`networkConnectionLost`).
+    case connectionLost
+    /// Anything else (TLS, a transport's own error).
+    case other
+
+    init(_ code: URLError.Code?) {
+        switch code {
+        case .notConnectedToInternet?, .dataNotAllowed?, .internationalRoamingOff?: self = .offline
+        case .timedOut?: self = .timedOut
+        case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?: self = .cannotConnect
+        case .networkConnectionLost?: self = .connectionLost
+        default: self = .other
+        }
     }
 }

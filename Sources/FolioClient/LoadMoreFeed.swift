@@ -16,6 +16,9 @@ public actor LoadMoreFeed<Element: Decodable & Sendable> {
     public private(set) var hasMore = true
     /// The list's total, once the first page arrived.
     public private(set) var totalCount: Int?
+    /// The snapshot token the feed follows (docs/API.md, "Snapshots"), once the first page
+    /// arrived: for a section index or a `PagedList` of the same rows.
+    public private(set) var snapshot: String?
 
     private var next: URL?
     private var inFlight: Task<Page<Element>, any Error>?
@@ -55,6 +58,7 @@ public actor LoadMoreFeed<Element: Decodable & Sendable> {
     private func append(_ page: Page<Element>) {
         items += page.items
         totalCount = page.totalCount
+        snapshot = page.snapshot ?? snapshot
         next = page.next.flatMap(endpoint.resolve)
         hasMore = next != nil
     }

@@ -20,29 +20,42 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
     public let prefetchMargin: Int
     /// Page requests in flight at most; further wanted pages wait in window order.
     public let maxConcurrentLoads: Int
-    /// Changes for the UI, in the order they happened. One consumer.
+    /// Changes for the UI, in the order they happened. An `AsyncStream` has one consumer: other
+    /// places that want them too call `observe()`.
     public let changes: AsyncStream<PagedListChange>
 
     let state: Mutex<State>
     let continuation: AsyncStream<PagedListChange>.Continuation
+    /// The streams of `observe()`, by number.
+    let observers = Mutex(Observers())
+
+    /// How long the visible range must stay still before the pages scrolled onto the screen
+    /// are asked for when the scrolling was too fast to ask them sooner (docs/CLIENT.md, "Flings").
+    public let settleDelay: Duration
 
     /// - Parameters:
     ///   - pageSize: items per request. When the first page brings fewer items than asked and
     ///     the list has more (a route whose `maxPageSize` is lower, with `overMaxPageSize:
     ///     clamp`), the list uses that smaller size for every later request.
     ///   - prefetchMargin: pages to load before and after the visible ones.
-    public init(endpoint: ListEndpoint, pageSize: Int = 25, prefetchMargin: Int = 1, maxConcurrentLoads: Int = 4) {
+    ///   - settleDelay: see `settleDelay`; setting the same range again settles it at once.
+    public init(
+        endpoint: ListEndpoint, pageSize: Int = 25, prefetchMargin: Int = 1, maxConcurrentLoads: Int = 4,
+        settleDelay: Duration = .milliseconds(100)
+    ) {
         precondition(pageSize > 0 && maxConcurrentLoads > 0 && prefetchMargin >= 0)
         self.endpoint = endpoint
         self.requestedPageSize = pageSize
         self.prefetchMargin = prefetchMargin
         self.maxConcurrentLoads = maxConcurrentLoads
+        self.settleDelay = settleDelay
         (changes, continuation) = AsyncStream.makeStream(of: PagedListChange.self)
-        state = Mutex(State(pageSize: pageSize))
+        state = Mutex(State(pageSize: pageSize, motion: ScrollMotion(settleDelay: settleDelay)))
     }
 
     deinit {
         continuation.finish()
+        for observer in observers.withLock({ $0.streams.values }) { observer.finish() }
     }
 
     /// Loads the first page: afterwards `count` is the list's size and the snapshot is pinned.
@@ -50,18 +63,58 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
     /// Called again (pull to refresh), it starts over from the current snapshot as a 410 does:
     /// requests of the old one are cancelled and their answers dropped, every page is asked
     /// anew, and `.reset(count:)` reports the new count. A failed call changes nothing.
+    ///
+    /// Calls that overlap share one request and return together. A caller cancelled (its task,
+    /// e.g. a SwiftUI `.task` leaving the screen) throws `CancellationError`; the request is
+    /// cancelled when no caller waits for it any more, and counted as cancelled, not failed. An
+    /// answer older than the list installed meanwhile (a reset after a 410 that was asked later)
+    /// is dropped: the list never goes back in time.
     public func load() async throws {
-        state.withLock { $0.statistics.started += 1 }
-        let page: Page<Element>
-        do {
-            page = try await endpoint.page(endpoint.pageURL(offset: 0, limit: requestedPageSize, snapshot: nil))
-        } catch {
-            state.withLock { $0.statistics.failed += 1 }
-            throw error
+        let (id, request) = state.withLock { state -> (Int, Task<Void, any Error>) in
+            if var refresh = state.refresh {
+                refresh.waiters += 1
+                state.refresh = refresh
+                return (refresh.id, refresh.task)
+            }
+            state.nextInstall += 1
+            let id = state.nextInstall
+            state.statistics.started += 1
+            let task = Task { try await self.refresh(id) }
+            state.refresh = Refresh(id: id, task: task)
+            return (id, task)
         }
-        state.withLock { state in
-            install(page, asked: requestedPageSize, in: &state)
-            state.statistics.loaded += 1
+        try await withTaskCancellationHandler {
+            try await request.value
+        } onCancel: {
+            let abandoned = state.withLock { state -> Task<Void, any Error>? in
+                guard var refresh = state.refresh, refresh.id == id else { return nil }
+                refresh.waiters -= 1
+                state.refresh = refresh
+                return refresh.waiters == 0 ? refresh.task : nil
+            }
+            abandoned?.cancel()
+        }
+        try Task.checkCancellation()
+    }
+
+    /// The request of `load()` number `id` (shared by overlapping calls).
+    private func refresh(_ id: Int) async throws {
+        let started = ContinuousClock.now
+        let asked = requestedPageSize
+        do {
+            let page: Page<Element> = try await endpoint.page(endpoint.pageURL(offset: 0, limit: asked, snapshot: nil))
+            state.withLock { state in
+                state.refresh = nil
+                state.statistics.loaded += 1
+                state.latency.record(ContinuousClock.now - started)
+                install(page, asked: asked, order: id, in: &state)
+            }
+        } catch {
+            state.withLock { state in
+                state.refresh = nil
+                if error is CancellationError { state.statistics.cancelled += 1 } else { state.statistics.failed += 1 }
+            }
+            throw error
         }
     }
 
@@ -106,10 +159,7 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
         state.withLock { state in
             guard index >= 0, index < state.count else { return nil }
             let page = index / state.pageSize
-            if let items = state.pages[page] {
-                let position = index - page * state.pageSize
-                return position < items.count ? items[position] : nil
-            }
+            if state.isLoaded(page: page) { return state.element(at: index) }
             if state.loading[page] == nil, !state.failed.contains(page) {
                 state.queue.removeAll { $0 == page }
                 state.queue.insert(page, at: 0)
@@ -119,24 +169,35 @@ public final class PagedList<Element: Decodable & Sendable>: Sendable {
         }
     }
 
+    /// The element at `index`, or nil while its page is not loaded, without asking for anything
+    /// (a row drawn off screen, a log line, a test).
+    public func peek(at index: Int) -> Element? {
+        state.withLock { $0.element(at: index) }
+    }
+
     /// Tells the list which indexes are on screen: their pages load first, then `prefetchMargin`
     /// pages on each side, nearest first; requests for pages outside that window are cancelled.
+    ///
+    /// Call it on every frame that moves (`scrollViewDidScroll`). While the range moves too fast
+    /// for a page to be still on screen when its answer arrives (judged by the speed and the
+    /// round trips measured so far), that page is not asked; it is asked once the range has
+    /// stayed still for `settleDelay`, or at once when the same range is set again (call it on
+    /// `scrollViewDidEndDecelerating` to skip the wait). docs/CLIENT.md, "Flings".
     public func setVisibleRange(_ range: Range<Int>) {
         state.withLock { state in
+            state.motion.move(to: range, at: ContinuousClock.now)
             let window = self.window(for: range, count: state.count, pageSize: state.pageSize)
             state.window = window
             state.visible = range
             // A failed page that left the window is asked again when it comes back.
             state.failed.formIntersection(window)
             for (page, load) in state.loading where !window.contains(page) {
-                load.task.cancel()
-                state.loading[page] = nil
-                state.statistics.cancelled += 1
-                continuation.yield(.pageCancelled(page: page))
+                cancel(page, load, in: &state)
             }
             state.queue = window.filter {
-                state.pages[$0] == nil && state.loading[$0] == nil && !state.failed.contains($0)
+                !state.isLoaded(page: $0) && state.loading[$0] == nil && !state.failed.contains($0)
             }
+            deferPages(in: &state)
             pump(&state)
         }
     }

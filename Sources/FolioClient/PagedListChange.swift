@@ -13,6 +13,9 @@ public enum PagedListChange: Sendable, Equatable {
     /// A page's request was cancelled because the page left the visible window plus margin, or
     /// because the list starts over (a 410 or `load()` again; the `.reset` follows).
     case pageCancelled(page: Int)
+    /// `sync()` or `watch()` applied the changes between two snapshots: rows removed, inserted,
+    /// reloaded and moved, as `performBatchUpdates` takes them; the count is `change.count`.
+    case changed(ListChange)
 }
 
 /// Counters of a list's page requests, for tests, logs and the `folio-scroll` status line.
@@ -21,11 +24,22 @@ public enum PagedListChange: Sendable, Equatable {
 /// it was cancelled may still be stored and counted in `loaded` too.
 public struct PagedListStatistics: Sendable, Equatable {
     /// Page requests handed to the transport (the first page of `load()` included).
-    public var started = 0
-    public var loaded = 0
-    /// Requests cancelled in flight because their page left the window or the list started over.
-    public var cancelled = 0
-    public var failed = 0
-    /// Resets after a 410.
-    public var resets = 0
+    public var started: Int
+    public var loaded: Int
+    /// Requests cancelled in flight: their page left the window, the list started over, or every
+    /// caller of `load()` waiting for it was cancelled. Never counted in `failed`.
+    public var cancelled: Int
+    /// Requests that ended in an error (not a cancellation).
+    public var failed: Int
+    /// Times the list was replaced (`.reset(count:)`), whatever the reason: a 410, or `load()`
+    /// called again.
+    public var resets: Int
+
+    public init(started: Int = 0, loaded: Int = 0, cancelled: Int = 0, failed: Int = 0, resets: Int = 0) {
+        self.started = started
+        self.loaded = loaded
+        self.cancelled = cancelled
+        self.failed = failed
+        self.resets = resets
+    }
 }

@@ -42,9 +42,12 @@ public struct SectionIndex: Sendable, Equatable {
         self.sections = sections
     }
 
-    /// Where the section titled `title` starts (scroll to it), or nil if the list has none.
+    /// Where the section of `title` starts (scroll to it), or nil if the list has none. Any
+    /// spelling that folds to the section's title finds it (`é`, `e` and `E` find `E`; `1` finds
+    /// `#`; `й` finds `Й`): see `title(of:)`.
     public func offset(of title: String) -> Int? {
-        sections.first { $0.title == title }?.offset
+        let folded = Self.title(of: title)
+        return sections.first { $0.title == title || $0.title == folded }?.offset
     }
 
     /// The section that holds list index `index` (for a sticky header or a side index).
@@ -79,7 +82,33 @@ extension ListEndpoint {
 extension PagedList {
     /// The list's section index, from the list's own snapshot. For `.field`, offsets are those of
     /// the list sorted by that field: use it on a list whose URL sorts so.
+    ///
+    /// When the list's snapshot has expired (410), the list resets as a page's 410 makes it do
+    /// (`.reset(count:)`), and the index comes from the new snapshot, so its offsets match the
+    /// rows the list now shows. If that reset fails, its error is thrown.
     public func sections(_ grouping: Grouping = .alphabetical) async throws -> SectionIndex {
-        try await endpoint.sections(grouping, snapshot: snapshot)
+        let (pinned, generation) = state.withLock { ($0.snapshot, $0.generation) }
+        do {
+            return try await endpoint.sections(grouping, snapshot: pinned)
+        } catch let gone as ClientError where gone.code == .snapshotGone {
+            try await followReset(after: gone, generation: generation)
+            return try await endpoint.sections(grouping, snapshot: snapshot)
+        }
+    }
+
+    /// Returns once the list has left generation `generation`: resets it after `gone` unless a
+    /// reset is under way or done, then waits for that one.
+    func followReset(after gone: ClientError, generation: Int) async throws {
+        var changes = observe().makeAsyncIterator()
+        await reset(after: gone, generation: generation)
+        while true {
+            if state.withLock({ $0.generation }) != generation { return }
+            // A failed reset reports `.pageFailed(page: 0, …)`, seen here even if it came first.
+            switch await changes.next() {
+            case nil: throw CancellationError()
+            case .pageFailed(page: 0, let error)?: throw error
+            default: continue
+            }
+        }
     }
 }

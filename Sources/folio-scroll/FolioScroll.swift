@@ -35,6 +35,20 @@ struct FolioScroll: AsyncParsableCommand {
     @Option(help: "Milliseconds between frames.")
     var interval = 60
 
+    @Option(
+        help: """
+            Fling: move --step rows on every frame for this many frames, then rest until the \
+            visible rows are in (and so on to the end); 0 moves at the even pace of 3 frames a step.
+            """)
+    var fling = 0
+
+    @Flag(
+        help: """
+            Watch the list while scrolling (docs/API.md, "Watching a list"): rows appear and vanish \
+            as the upstream changes. Needs a route with `idField`.
+            """)
+    var watch = false
+
     @Flag(help: "Print frames one after another instead of redrawing the screen.")
     var plain = false
 
@@ -47,34 +61,71 @@ struct FolioScroll: AsyncParsableCommand {
             pageSize: pageSize, prefetchMargin: margin)
         do {
             try await list.load()
-        } catch {
-            throw ValidationError("cannot load \(url): \(error)")
+        } catch let error as ClientError {
+            // A plain line, not the usage text: the arguments were fine, the server was not.
+            let hint = error.reason == .cannotConnect ? " (is `folio demo` running?)" : ""
+            FileHandle.standardError.write(Data("folio-scroll: cannot load \(url): \(error.detail)\(hint)\n".utf8))
+            throw ExitCode.failure
         }
         let events = EventLog()
         let watcher = Task {
             for await change in list.changes { await events.record(change) }
         }
+        let changesWatcher = watch ? Task { try await list.watch() } : nil
+        defer { changesWatcher?.cancel() }
         var top = 0
         var screen = Screen(redraw: !plain)
+        var frame = 0
+        // The pages shown at rest (the opening rows too) and their margins: what a fling should
+        // cost at most.
+        var restPages = pagesWithMargin(0..<min(rows, list.count), count: list.count, pageSize: list.pageSize)
         while true {
             let visible = top..<min(top + rows, list.count)
             list.setVisibleRange(visible)
-            for _ in 0..<3 {
+            let atEnd = visible.upperBound >= list.count
+            if fling > 0 {
                 screen.draw(list: list, visible: visible, events: await events.recent)
                 try await Task.sleep(for: .milliseconds(interval))
+                frame += 1
+                if frame % fling == 0 || atEnd {
+                    restPages.formUnion(pagesWithMargin(visible, count: list.count, pageSize: list.pageSize))
+                    // The finger is off: no more ranges; the list settles by itself.
+                    for _ in 0..<(10_000 / max(interval, 1)) where visible.contains(where: { list.peek(at: $0) == nil })
+                    {
+                        screen.draw(list: list, visible: visible, events: await events.recent)
+                        try await Task.sleep(for: .milliseconds(interval))
+                    }
+                }
+            } else {
+                for _ in 0..<3 {
+                    screen.draw(list: list, visible: visible, events: await events.recent)
+                    try await Task.sleep(for: .milliseconds(interval))
+                }
             }
-            if visible.upperBound >= list.count { break }
+            if atEnd { break }
             top = min(top + step, max(list.count - rows, 0))
         }
-        // Let the last rows fill in, then show the final frame.
-        try await Task.sleep(for: .milliseconds(interval * 5))
+        // The scroll has stopped: the last rows fill in (or fail, said in the events) before the
+        // final frame, so it shows no placeholder that is merely late.
         let visible = top..<min(top + rows, list.count)
+        list.setVisibleRange(visible)
+        for index in visible { _ = try? await list.element(at: index) }
+        try await Task.sleep(for: .milliseconds(interval))  // the events of the last pages
         screen.draw(list: list, visible: visible, events: await events.recent)
         watcher.cancel()
         let statistics = list.statistics
         print(
             "pages: \(statistics.started) requested, \(statistics.loaded) loaded, "
                 + "\(statistics.cancelled) cancelled, \(statistics.failed) failed, \(statistics.resets) resets")
+        if fling > 0 { print("pages shown at rest, with their margin: \(restPages.count)") }
+    }
+
+    /// The pages of `visible` and `margin` pages on each side.
+    func pagesWithMargin(_ visible: Range<Int>, count: Int, pageSize: Int) -> Set<Int> {
+        guard !visible.isEmpty else { return [] }
+        let last = (count - 1) / pageSize
+        return Set(
+            max(visible.lowerBound / pageSize - margin, 0)...min((visible.upperBound - 1) / pageSize + margin, last))
     }
 
     /// `--params`: `ROLE=NAME` pairs for the roles `pageSize`, `offset` and `page`.

@@ -39,6 +39,9 @@ actor EventLog {
             case .pageCancelled(let page): "cancelled page \(page)"
             case .pageFailed(let page, let error): "failed    page \(page): \(error)"
             case .reset(let count): "reset     snapshot expired, \(count) rows now"
+            case .changed(let change):
+                "changed   \(change.inserted.count) in, \(change.removed.count) out, "
+                    + "\(change.reloaded.count) changed, \(change.moved.count) moved; \(change.count) rows now"
             }
         recent = Array((recent + [line]).suffix(8))
     }

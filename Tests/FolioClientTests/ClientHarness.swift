@@ -97,7 +97,7 @@ struct GatewayRequests: Sendable {
 
 extension PagedList {
     /// Whether page `page` is loaded (no side effect, unlike the subscript).
-    func hasPage(_ page: Int) -> Bool { state.withLock { $0.pages[page] != nil } }
+    func hasPage(_ page: Int) -> Bool { state.withLock { $0.isLoaded(page: page) } }
 
     /// Page loads started and not finished.
     var inFlight: Int { state.withLock { $0.loading.count } }

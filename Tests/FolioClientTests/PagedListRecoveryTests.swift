@@ -41,6 +41,7 @@ import Testing
                 // The old request was cancelled, reported before the reset and counted.
                 #expect(log.all.prefix(2) == [.pageCancelled(page: 2), .reset(count: v2Items.count)], "\(log.all)")
                 #expect(list.statistics.cancelled == 1)
+                #expect(list.statistics.resets == 1, "a reload's reset is counted as a 410's is")
                 // Opening the gate lets the new one through.
                 gate.setOpen(true)
                 let v2 = sortedByName(v2Items)

@@ -146,3 +146,64 @@ final class CannedTransport: Transport {
         return (Data(body.utf8), response)
     }
 }
+
+/// Holds the requests `holds` picks until the test releases them, and ignores cancellation
+/// meanwhile, as a request already on the wire does: the list must not count a cancelled
+/// request's slot as free before the request has ended.
+final class StubbornTransport: Transport {
+    private let inner: any Transport
+    private let holds: @Sendable (URLRequest) -> Bool
+    private let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+    init(_ inner: any Transport = URLSessionTransport(), holds: @escaping @Sendable (URLRequest) -> Bool) {
+        self.inner = inner
+        self.holds = holds
+    }
+
+    /// Requests waiting.
+    var waiting: Int { held.withLock { $0.count } }
+
+    /// Lets the oldest waiting request go on (or end, if its task was cancelled meanwhile).
+    func releaseOne() {
+        held.withLock { $0.isEmpty ? nil : $0.removeFirst() }?.resume()
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        if holds(request) {
+            await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
+        }
+        try Task.checkCancellation()
+        return try await inner.send(request)
+    }
+}
+
+/// Sends the requests `holds` picks at once but holds their answers until the test releases
+/// them: an answer that left the server early arrives late, after newer ones.
+final class AnswerGate: Transport {
+    private let inner: any Transport
+    private let holds: @Sendable (URLRequest) -> Bool
+    private let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+    init(_ inner: any Transport = URLSessionTransport(), holds: @escaping @Sendable (URLRequest) -> Bool) {
+        self.inner = inner
+        self.holds = holds
+    }
+
+    /// Answers waiting.
+    var waiting: Int { held.withLock { $0.count } }
+
+    func releaseAll() {
+        for continuation in held.withLock({ held in
+            defer { held = [] }
+            return held
+        }) { continuation.resume() }
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let answer = try await inner.send(request)
+        if holds(request) {
+            await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
+        }
+        return answer
+    }
+}
