@@ -111,6 +111,11 @@ extension GatewayMetrics {
         help: "The cache bound in force (cache.maxBytes; auto: half the container's memory limit).")
     static let snapshots = descriptor("snapshots", unit: nil, help: "Snapshots held, current and retained.")
     static let fillsInFlight = descriptor("fills_in_flight", unit: nil, help: "Upstream fills running now.")
+    static let traceExportBatches = descriptor(
+        "trace_export_batches", unit: "total",
+        help: "Span batches sent to tracing.otlpEndpoint (sent) or given up on (dropped).")
+    static let traceExportRetries = descriptor(
+        "trace_export_retries", unit: "total", help: "Span batches sent again after a retryable failure.")
 
     /// Request durations: a page from the cache takes well under a millisecond, a cold fill of a
     /// large list seconds.
