@@ -32,6 +32,8 @@ public final class GatewayMetrics: Sendable {
     private let limitBreaches: [Limit: Counter]
     /// By `StoreOperation`: failed calls to the shared store (`cache.store: redis`).
     private let storeErrors: [StoreOperation: Counter]
+    /// Each route's counts for the admin page, kept across reloads.
+    let activities = RouteActivityBook()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -69,7 +71,7 @@ public final class GatewayMetrics: Sendable {
 
     /// The handles of one configured route (the same series again after a reload).
     func route(_ name: String) -> RouteMetrics {
-        RouteMetrics(route: name, registry: registry)
+        RouteMetrics(route: name, registry: registry, activity: activities.activity(name))
     }
 
     /// Refreshes the scrape-time gauges from `cache`, then renders the registry.
