@@ -168,8 +168,18 @@ struct AdminStateTests {
     @Test func aRedisStoreShowsItsServerAndWhetherItAnswersButNotItsPassword() async throws {
         try await RedisServer.with(arguments: ["--requirepass", "redis-pa55word"]) { redis in
             try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
-                let yaml = SharedStoreTests.yaml(
-                    upstream: upstream.baseURL, redis: redis.port, password: "redis-pa55word")
+                // Generous timeouts: this test is about what /state shows, not about a slow Redis.
+                let yaml = gatewayYAML(
+                    upstream: upstream.baseURL + "/objects", admin: true,
+                    top: """
+                        cache:
+                          store: redis
+                          redis:
+                            url: redis://:redis-pa55word@127.0.0.1:\(redis.port)
+                            keyPrefix: "admin-test:"
+                            commandTimeout: 10s
+                            connectTimeout: 10s
+                        """)
                 _ = try await withFolio(yaml) { folio in
                     #expect(try await folio.get("\(folio.client)/objects").status == 200)
                     let answer = try await folio.get("\(folio.admin)/state")
