@@ -5,7 +5,7 @@ import Testing
 @testable import FolioGateway
 
 /// Tracing (docs/OPERATIONS.md, "Traces"): W3C trace context from clients to upstreams, and OTLP/HTTP export to
-/// a receiver the test starts (the exporter sends OTLP's JSON encoding).
+/// a receiver the test starts, which checks the batches as the OpenTelemetry Collector does (`OTLPCollectorStub`).
 @Suite("Tracing: traceparent propagation and OTLP/HTTP export")
 struct TracingTests {
     static let clientTrace = "0af7651916cd43dd8448eb211c80319c"
@@ -57,17 +57,24 @@ struct TracingTests {
 
     @Test func spansAreExportedWithParentsAndAttributes() async throws {
         try await withTestUpstream({ request in
-            request.path == "/v1/traces" ? .json("{}") : .json(objectsBody(5).body)
+            request.path == "/v1/traces" ? OTLPCollectorStub.reply(request) : .json(objectsBody(5).body)
         }) { both in
             let yaml = gatewayYAML(
                 upstream: both.baseURL + "/objects", admin: true,
                 top: "tracing:\n  otlpEndpoint: \(both.baseURL)\n  serviceName: folio-test")
-            _ = try await withFolio(yaml) { folio in
+            let (metrics, _) = try await withFolio(yaml) { folio in
                 let answer = try await folio.get("\(folio.client)/objects", headers: [("traceparent", Self.sampled)])
                 #expect(answer.status == 200)
+                return folio.server.metrics
             }
-            // The drain at the end of withFolio flushed the exporter.
-            let spans = try ExportedSpans(both.requests.filter { $0.path == "/v1/traces" })
+            // The drain at the end of withFolio flushed the exporter, and every batch was taken.
+            let exports = both.requests.filter { $0.path == "/v1/traces" }
+            #expect(!exports.isEmpty)
+            #expect(exports.allSatisfy { OTLPCollectorStub.reply($0).status == 200 })
+            let samples = try PrometheusSamples(String(decoding: metrics.registry.emitToBuffer(), as: UTF8.self))
+            #expect(samples.value("folio_trace_export_batches_total", ["outcome": "sent"]) == Double(exports.count))
+            #expect(samples.value("folio_trace_export_batches_total", ["outcome": "dropped"]) == 0)
+            let spans = try ExportedSpans(exports)
             #expect(spans.serviceNames == ["folio-test"])
             let request = try #require(spans.all.first { $0.name == "GET /objects" })
             #expect(request.traceID == Self.clientTrace)
@@ -91,7 +98,7 @@ struct TracingTests {
     @Test func aCrawlIsOneSpanWithAChildPerPage() async throws {
         let paged = PagedUpstream(count: 45, cap: 20, style: .linkHeader)
         try await withTestUpstream({ request in
-            request.path == "/v1/traces" ? .json("{}") : paged.reply(request)
+            request.path == "/v1/traces" ? OTLPCollectorStub.reply(request) : paged.reply(request)
         }) { both in
             let yaml = gatewayYAML(
                 upstream: both.baseURL + "/objects", admin: true,
@@ -118,7 +125,7 @@ struct TracingTests {
 
     @Test func aRatioOfZeroRecordsNoRootTraces() async throws {
         try await withTestUpstream({ request in
-            request.path == "/v1/traces" ? .json("{}") : .json(objectsBody(5).body)
+            request.path == "/v1/traces" ? OTLPCollectorStub.reply(request) : .json(objectsBody(5).body)
         }) { both in
             let yaml = gatewayYAML(
                 upstream: both.baseURL + "/objects", admin: true,
@@ -156,75 +163,5 @@ struct TracingTests {
         #expect(tracing.tracesURL == "http://collector:4318/v1/traces")
         tracing.otlpEndpoint = "http://collector:4318/custom/v1/traces"
         #expect(tracing.tracesURL == "http://collector:4318/custom/v1/traces")
-    }
-}
-
-/// The spans in OTLP/JSON export requests, with ids as lowercase hex.
-struct ExportedSpans {
-    struct Span {
-        var name: String
-        var traceID: String
-        var spanID: String
-        var parentSpanID: String?
-        var kind: String
-        var attributes: [String: String]
-    }
-
-    var all: [Span] = []
-    var serviceNames: Set<String> = []
-
-    init(_ requests: [TestUpstream.Recorded]) throws {
-        for request in requests {
-            #expect(request.header("Content-Type")?.hasPrefix("application/json") == true)
-            let root = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
-            for resource in root["resourceSpans"] as? [[String: Any]] ?? [] {
-                let resourceAttributes = Self.attributes((resource["resource"] as? [String: Any])?["attributes"])
-                if let name = resourceAttributes["service.name"] { serviceNames.insert(name) }
-                for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
-                    for span in scope["spans"] as? [[String: Any]] ?? [] {
-                        let parent = Self.hex(span["parentSpanId"])
-                        all.append(
-                            Span(
-                                name: span["name"] as? String ?? "",
-                                traceID: Self.hex(span["traceId"]) ?? "", spanID: Self.hex(span["spanId"]) ?? "",
-                                parentSpanID: parent?.isEmpty == false ? parent : nil,
-                                kind: Self.kind(span["kind"]), attributes: Self.attributes(span["attributes"])))
-                    }
-                }
-            }
-        }
-    }
-
-    /// OTLP/JSON ids are hex; protobuf's generic JSON mapping would give base64.
-    static func hex(_ value: Any?) -> String? {
-        guard let text = value as? String else { return nil }
-        if text.allSatisfy(\.isHexDigit) { return text.lowercased() }
-        guard let data = Data(base64Encoded: text) else { return text }
-        return data.map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func kind(_ value: Any?) -> String {
-        switch value {
-        case let number as Int: ["unspecified", "internal", "server", "client", "producer", "consumer"][min(number, 5)]
-        case let text as String: text.replacingOccurrences(of: "SPAN_KIND_", with: "").lowercased()
-        default: "unspecified"
-        }
-    }
-
-    static func attributes(_ value: Any?) -> [String: String] {
-        var result: [String: String] = [:]
-        for entry in value as? [[String: Any]] ?? [] {
-            guard let key = entry["key"] as? String, let value = entry["value"] as? [String: Any] else { continue }
-            if let text = value["stringValue"] as? String {
-                result[key] = text
-            } else if let number = value["intValue"] {
-                result[key] = "\(number)"
-            } else if let flag = value["boolValue"] as? Bool {
-                result[key] = "\(flag)"
-            } else if let number = value["doubleValue"] {
-                result[key] = "\(number)"
-            }
-        }
-        return result
     }
 }

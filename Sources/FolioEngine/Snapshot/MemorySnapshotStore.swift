@@ -167,6 +167,18 @@ public final class MemorySnapshotStore: SnapshotStore {
         }
     }
 
+    public func inventory() -> [HeldSnapshot] {
+        let now = self.now()
+        return state.withLock { state in
+            state.entries.map { HeldSnapshot(key: $0.key, snapshot: $0.value.snapshot, bytes: $0.value.bytes) }
+                + state.retained.filter { $0.value.supersededAt + $0.value.retention >= now }.map {
+                    HeldSnapshot(
+                        key: $0.key.key, snapshot: $0.value.snapshot, bytes: $0.value.bytes,
+                        supersededAt: $0.value.supersededAt)
+                }
+        }
+    }
+
     /// Changes the bound (a reloaded `cache.maxBytes`), evicting at once if it shrank.
     public func setMaxBytes(_ maxBytes: Int) {
         state.withLock { state in

@@ -48,9 +48,16 @@ public protocol SnapshotStore: Sendable {
 
     /// Counts for `/metrics`.
     func statistics() async -> SnapshotStoreStatistics
+
+    /// Every snapshot this process holds, current and retained, for the admin page's
+    /// `GET /state` (docs/API.md, "Admin state"). Not for serving: it copies the list of entries.
+    func inventory() async -> [HeldSnapshot]
 }
 
 extension SnapshotStore {
+    /// A store that cannot list what it holds shows nothing.
+    public func inventory() async -> [HeldSnapshot] { [] }
+
     /// A store that keeps nothing in this process's memory never answers without waiting.
     public func currentIfHeld(_ key: CacheKey) -> Snapshot? { nil }
 
@@ -84,5 +91,22 @@ public struct SnapshotStoreStatistics: Sendable, Equatable {
         self.snapshots = snapshots
         self.bytes = bytes
         self.evictions = evictions
+    }
+}
+
+/// One snapshot a store holds, as `inventory` lists it.
+public struct HeldSnapshot: Sendable {
+    public var key: CacheKey
+    public var snapshot: Snapshot
+    /// Bytes counted against the store's bound for it.
+    public var bytes: Int
+    /// nil for a key's current snapshot; for a retained one, when it was superseded.
+    public var supersededAt: ContinuousClock.Instant?
+
+    public init(key: CacheKey, snapshot: Snapshot, bytes: Int, supersededAt: ContinuousClock.Instant? = nil) {
+        self.key = key
+        self.snapshot = snapshot
+        self.bytes = bytes
+        self.supersededAt = supersededAt
     }
 }

@@ -6,8 +6,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// The admin listener: `/livez`, `/readyz`, `/metrics`, `POST /purge?route=NAME`
-/// (docs/OPERATIONS.md, "Ports and probes").
+/// The admin listener: `/livez`, `/readyz`, `/metrics`, `POST /purge?route=NAME`, the admin
+/// page (`/`, `/ui`) and its `/state` (docs/OPERATIONS.md, "Ports and probes", "Admin page").
 ///
 /// A separate listener so probes and scrapes keep working while the client listener drains.
 /// Every endpoint reads the current gateway, so a reload (new `adminToken`, new routes) applies.
@@ -38,6 +38,11 @@ enum AdminEndpoints {
                 status: .ok, headers: [.contentType: metricsContentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }
+        router.get("state") { _, _ in
+            await AdminEndpoints.state(current.gateway, ready: readiness.isReady)
+        }
+        router.get("/") { _, _ in page() }
+        router.get("ui") { _, _ in page() }
         router.post("purge") { request, context in
             await purge(request, context: context, gateway: current.gateway)
         }
@@ -45,6 +50,7 @@ enum AdminEndpoints {
         // not the 404 of an unknown path.
         let allowed: [(path: String, methods: [HTTPRequest.Method])] = [
             ("livez", [.get, .head]), ("readyz", [.get, .head]), ("metrics", [.get, .head]), ("purge", [.post]),
+            ("state", [.get, .head]), ("ui", [.get, .head]),
         ]
         for (path, methods) in allowed {
             let allow = methods.map(\.rawValue).joined(separator: ", ")

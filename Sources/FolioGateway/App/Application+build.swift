@@ -86,7 +86,7 @@ public func buildApplication(
         store = shared
         sharedStore = service
     }
-    let tracing = try GatewayTracing(configuration.tracing, logger: logger)
+    let tracing = try GatewayTracing(configuration.tracing, logger: logger, registry: registry)
     let upstream = UpstreamClient(settings: UpstreamSettings(configuration), tracer: tracing.tracer)
     let gateway = Gateway(
         configuration: configuration, upstream: upstream, logger: logger, metrics: metrics, now: now, store: store,

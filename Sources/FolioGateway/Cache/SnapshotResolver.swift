@@ -39,8 +39,10 @@ struct SnapshotResolver: Sendable {
             timeout: route.fillTimeout, retention: settings.snapshotRetention,
             staleFor: max(settings.staleWhileRevalidate, settings.staleIfError))
         let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
-            try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
-                try await pipeline.fill(plan, route: route, previous: previous)
+            try await route.metrics.activity.filling(FillResult.activity) {
+                try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+                    try await pipeline.fill(plan, route: route, previous: previous)
+                }
             }
         }
         guard let key = plan.key else {

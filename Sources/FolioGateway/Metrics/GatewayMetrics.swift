@@ -32,6 +32,8 @@ public final class GatewayMetrics: Sendable {
     private let limitBreaches: [Limit: Counter]
     /// By `StoreOperation`: failed calls to the shared store (`cache.store: redis`).
     private let storeErrors: [StoreOperation: Counter]
+    /// Each route's counts for the admin page, kept across reloads.
+    let activities = RouteActivityBook()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -69,7 +71,7 @@ public final class GatewayMetrics: Sendable {
 
     /// The handles of one configured route (the same series again after a reload).
     func route(_ name: String) -> RouteMetrics {
-        RouteMetrics(route: name, registry: registry)
+        RouteMetrics(route: name, registry: registry, activity: activities.activity(name))
     }
 
     /// Refreshes the scrape-time gauges from `cache`, then renders the registry.
@@ -111,6 +113,11 @@ extension GatewayMetrics {
         help: "The cache bound in force (cache.maxBytes; auto: half the container's memory limit).")
     static let snapshots = descriptor("snapshots", unit: nil, help: "Snapshots held, current and retained.")
     static let fillsInFlight = descriptor("fills_in_flight", unit: nil, help: "Upstream fills running now.")
+    static let traceExportBatches = descriptor(
+        "trace_export_batches", unit: "total",
+        help: "Span batches sent to tracing.otlpEndpoint (sent) or given up on (dropped).")
+    static let traceExportRetries = descriptor(
+        "trace_export_retries", unit: "total", help: "Span batches sent again after a retryable failure.")
 
     /// Request durations: a page from the cache takes well under a millisecond, a cold fill of a
     /// large list seconds.

@@ -14,8 +14,11 @@ final class RouteMetrics: Sendable {
     private let upstreamDuration: DurationHistogram
     /// By `CacheResult.rawValue`.
     private let cacheLookups: [Counter]
+    /// The same counts, readable, for the admin page; the same object after a reload.
+    let activity: RouteActivity
 
-    init(route: String, registry: PrometheusCollectorRegistry) {
+    init(route: String, registry: PrometheusCollectorRegistry, activity: RouteActivity = RouteActivity()) {
+        self.activity = activity
         let label = ("route", route)
         requests = StatusClass.labels.map { status in
             registry.makeCounter(
@@ -39,6 +42,7 @@ final class RouteMetrics: Sendable {
 
     func request(status: Int, duration: Duration) {
         requests[StatusClass.index(status)].increment()
+        activity.answered(status: status)
         requestDuration.record(duration)
     }
 
@@ -49,6 +53,7 @@ final class RouteMetrics: Sendable {
 
     func cacheLookup(_ result: CacheResult) {
         cacheLookups[result.rawValue].increment()
+        activity.lookup(result)
     }
 }
 

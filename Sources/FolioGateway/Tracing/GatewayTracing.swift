@@ -1,6 +1,7 @@
 import FolioConfiguration
 import Logging
 import OTel
+import Prometheus
 import ServiceLifecycle
 import Tracing
 
@@ -10,8 +11,9 @@ import Tracing
 ///
 /// Without an endpoint, root traces are not recorded (nothing would read them) but every span
 /// still has an id, so `traceparent` goes upstream on every request, and a client's sampled
-/// trace is continued. The exporter sends OTLP's JSON encoding, which every collector reads on
-/// its HTTP port. `OTEL_*` environment variables override these settings (OpenTelemetry's).
+/// trace is continued. Spans go out as OTLP protobuf over HTTP, what a collector's OTLP receiver
+/// takes by default: swift-otel encodes them, `SpanRelay` and `SpanDelivery` send them (retries,
+/// counts, logs). `OTEL_*` environment variables override these settings (OpenTelemetry's).
 public struct GatewayTracing: Sendable {
     public let tracer: any Tracer
     /// Batches and exports finished spans; runs with the listeners and flushes when they stop.
@@ -19,7 +21,11 @@ public struct GatewayTracing: Sendable {
     /// An exporter is set, so root traces may be sampled and recorded.
     public let recordsRootSpans: Bool
 
-    public init(_ settings: Configuration.Tracing, logger: Logger) throws {
+    /// `registry` gets the export counters; `retry` is how failed exports are sent again.
+    init(
+        _ settings: Configuration.Tracing, logger: Logger, registry: PrometheusCollectorRegistry,
+        retry: ExportRetry = ExportRetry()
+    ) throws {
         var configuration = OTel.Configuration.default
         configuration.serviceName = settings.serviceName
         // The library's own lines, bounded (`LibraryLogHandler`).
@@ -28,10 +34,19 @@ public struct GatewayTracing: Sendable {
         configuration.propagators = [.traceContext]
         configuration.metrics.enabled = false
         configuration.logs.enabled = false
+        var delivery: SpanDelivery?
+        var relay: SpanRelay?
         if let url = settings.tracesURL {
+            let sender = SpanDelivery(
+                url: url, retry: retry, logger: logger, metrics: TraceExportMetrics(registry: registry))
+            let door = try SpanRelay(delivery: sender)
+            (delivery, relay) = (sender, door)
             configuration.traces.exporter = .otlp
-            configuration.traces.otlpExporter.endpoint = url
-            configuration.traces.otlpExporter.protocol = .httpJSON
+            configuration.traces.otlpExporter.endpoint = door.url
+            configuration.traces.otlpExporter.headers = [(SpanRelay.secretHeader, door.secret)]
+            // Protobuf: the library's JSON writes ids in base64, which collectors refuse (OTLP
+            // wants hex there).
+            configuration.traces.otlpExporter.protocol = .httpProtobuf
             configuration.traces.sampler = .parentBasedTraceIDRatio(ratio: settings.sampleRatio) ?? .parentBasedAlwaysOn
         } else {
             configuration.traces.exporter = .none
@@ -39,7 +54,7 @@ public struct GatewayTracing: Sendable {
         }
         let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
         self.tracer = tracer
-        self.service = service
+        self.service = TracingService(library: service, delivery: delivery, relay: relay)
         self.recordsRootSpans = settings.tracesURL != nil
     }
 }
