@@ -17,6 +17,11 @@ struct ListEndpoint: Sendable {
     let renderer: ListRenderer
     /// `server.trustedProxies`, for the proxy headers of a fill.
     let trustedProxies: [CIDR]
+    /// The server's event streams, and `server.watch`.
+    let watches: WatchHub
+    let watch: Configuration.Watch
+    /// A cache key's name on the shared store's events channel (nil: a memory store).
+    let eventKey: (@Sendable (CacheKey) -> String)?
 
     /// The answer to a list request when it can be given at once, without waiting: nil when answering needs anything else
     /// (a fill, a render, a store that must be asked, an error to report).
@@ -29,7 +34,7 @@ struct ListEndpoint: Sendable {
         let fields = request.headerFields
         guard
             let query = try? ListPlan.queryPlan(target.query ?? "", rangeHeader: fields[.range], route: route),
-            query.listRequest.since == nil,
+            query.listRequest.since == nil, fields[.lastEventID] == nil,
             let key = ListSelector(fields, route: route, match: match, parameters: query.parameters).key(route: route),
             case .served(let snapshot, let outcome, let age) = resolver.resolveHeld(
                 key, token: query.listRequest.snapshot, route: route),
@@ -49,6 +54,10 @@ struct ListEndpoint: Sendable {
             request, peer: peer, route: route, match: match, target: target, requestID: requestID,
             trustedProxies: trustedProxies)
         let listRequest = plan.listRequest
+        if let token = Self.watchToken(request, since: listRequest.since) {
+            return try await watchAnswer(
+                request, plan: plan, since: token, route: route, target: target, record: record)
+        }
         if let since = listRequest.since {
             return try await changesAnswer(
                 request, plan: plan, since: since, route: route, target: target, record: record)
