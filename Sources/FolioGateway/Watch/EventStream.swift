@@ -1,6 +1,7 @@
 import FolioEngine
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// The body of one watch stream (docs/API.md, "Watching a list"): the first event, then an
 /// event whenever its key has a snapshot newer than the stream's, and a heartbeat when woken
@@ -10,9 +11,17 @@ struct EventStream: Sendable {
     let hub: WatchHub
     let entry: WatchedKey
     let watcher: Watcher
-    /// The first event and the snapshot it brought the stream to.
-    let first: ByteBuffer
-    let at: Snapshot
+    /// The first event and the snapshot it brought the stream to, handed to the stream once: it
+    /// keeps neither after (the bytes are sent; the snapshot is held only while it is current
+    /// for the stream).
+    let start: OneShot<(first: ByteBuffer, at: Snapshot)>
+
+    init(hub: WatchHub, entry: WatchedKey, watcher: Watcher, first: ByteBuffer, at: Snapshot) {
+        self.hub = hub
+        self.entry = entry
+        self.watcher = watcher
+        start = OneShot((first, at))
+    }
 
     var body: ResponseBody {
         ResponseBody { writer in
@@ -29,9 +38,13 @@ struct EventStream: Sendable {
 
     private func run(_ writer: inout any ResponseBodyWriter) async throws {
         let events = hub.metrics.watchEvents(watcher.route)
-        try await writer.write(first)
+        var at: Snapshot
+        do {
+            guard let taken = start.take() else { return }
+            at = taken.at
+            try await writer.write(taken.first)
+        }
         events.increment()
-        var at = self.at
         for await signal in watcher.signals {
             if entry.latest.token != at.token {
                 let from = at
@@ -63,5 +76,21 @@ struct EventStream: Sendable {
         await gateway.cache.recount(to, for: entry.key)
         return EventStreamText.changes(
             id: to.token, json: PatchWriter.body(computed, from: from.token, to: to.token))
+    }
+}
+
+/// A value handed over once: `take` gives it to the first caller and forgets it.
+final class OneShot<Value: Sendable>: Sendable {
+    private let value: Mutex<Value?>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+
+    func take() -> Value? {
+        value.withLock { value in
+            defer { value = nil }
+            return value
+        }
     }
 }
