@@ -13,8 +13,23 @@ import Testing
     /// A list the test changes between requests; every request refills it (ttl 0).
     final class ChangingList: Sendable {
         let items: Mutex<[String]>
+        /// When the upstream served the list (`served`).
+        let fetches = Mutex<[ContinuousClock.Instant]>([])
         init(_ items: [String]) { self.items = Mutex(items) }
         var body: String { "[" + items.withLock { $0 }.joined(separator: ",") + "]" }
+
+        /// The body, noting the fetch.
+        func served() -> String {
+            fetches.withLock { $0.append(.now) }
+            return body
+        }
+
+        /// The shortest time between two fetches: with one refresh per freshness period, about
+        /// the list's ttl; two refreshes of one change would be milliseconds apart.
+        var closestFetches: Duration {
+            let times = fetches.withLock { $0 }
+            return zip(times, times.dropFirst()).map { $1 - $0 }.min() ?? .seconds(3600)
+        }
     }
 
     static func item(_ id: Int, price: Int, tag: String, name: String? = nil, extra: String = "") -> String {
