@@ -31,6 +31,8 @@ extension Configuration {
         public var cors: CORS
         /// `compression:`.
         public var compression: Compression
+        /// `watch:`.
+        public var watch: Watch
 
         /// The defaults `config/folio.yaml` documents.
         public init() {
@@ -45,6 +47,21 @@ extension Configuration {
             fallbackUpstream = nil
             cors = CORS()
             compression = Compression()
+            watch = Watch()
+        }
+    }
+
+    /// Event streams of a watched list (`server.watch:`; docs/API.md, "Watching a list").
+    public struct Watch: Sendable, Equatable {
+        /// `maxWatchers`: open event streams on this replica; one more is a `503`. Default `10000`.
+        public var maxWatchers: Int
+        /// `heartbeat`: a `: keep-alive` comment line on every open stream this often, so
+        /// proxies and clients see it alive. Default `15s`.
+        public var heartbeat: Duration
+
+        public init(maxWatchers: Int = 10_000, heartbeat: Duration = .seconds(15)) {
+            self.maxWatchers = maxWatchers
+            self.heartbeat = heartbeat
         }
     }
 

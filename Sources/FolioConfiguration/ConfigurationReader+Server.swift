@@ -82,6 +82,16 @@ extension ConfigurationReader {
             }
             if let e = compression["minBytes"], let n = size(e) { server.compression.minBytes = n }
         }
+        if let e = fields["watch"], let watch = self.fields(e) {
+            if let e = watch["maxWatchers"], let n = int(e) {
+                if n < 0 {
+                    report("must be 0 or more (0 refuses every event stream)", at: e.location)
+                } else {
+                    server.watch.maxWatchers = n
+                }
+            }
+            if let e = watch["heartbeat"], let d = positiveDuration(e) { server.watch.heartbeat = d }
+        }
         return server
     }
 

@@ -20,9 +20,15 @@ struct Demo: AsyncParsableCommand {
     )
     var config: String?
 
+    @Option(
+        name: .long,
+        help: "Change the built-in upstream's list every this many seconds (0: only on POST /objects/change).")
+    var changeEvery: Int = 0
+
     func run() async throws {
         // A port out of range would wrap around (70000 binds 4464), or fail in the resolver's words.
         guard (0...65535).contains(port) else { fail("demo: --port must be 0 to 65535, got \(port)") }
+        guard changeEvery >= 0 else { fail("demo: --change-every must be 0 or more seconds, got \(changeEvery)") }
         tuneAllocator()
         let template: String
         if let config {
@@ -38,7 +44,9 @@ struct Demo: AsyncParsableCommand {
         // only once the config is read.
         let bootstrapLogger = Logger(label: "folio.demo") { JSONLogHandler(label: $0, level: .warning) }
         let upstreamPort = Port()
-        let upstream = DemoUpstream.application(logger: bootstrapLogger) { port in await upstreamPort.set(port) }
+        let upstream = DemoUpstream.application(
+            logger: bootstrapLogger, changeEvery: changeEvery > 0 ? .seconds(changeEvery) : nil
+        ) { port in await upstreamPort.set(port) }
         let upstreamGroup = ServiceGroup(configuration: .init(services: [upstream], logger: bootstrapLogger))
         let upstreamTask = Task { try await upstreamGroup.run() }
         let boundUpstream = await upstreamPort.value()
@@ -131,6 +139,12 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -s '\(base)/hal/objects?page=1&size=5&sort=price,desc' # Spring Data REST (HAL)
           curl -si '\(base)/jsonserver/objects?_page=2&_limit=5'      # json-server: bare array, X-Total-Count
           curl -si '\(base)/simplerest/objects?range=%5B0,4%5D'       # react-admin: Content-Range
+
+        Changes (TOKEN: the paging.snapshot of any page above):
+          curl -s '\(base)/objects?since=TOKEN'                        # JSON Patch from that snapshot to now
+          curl -N -H 'Accept: text/event-stream' '\(base)/objects?since=TOKEN'   # watch: an event per change
+          curl -s -X POST 'http://127.0.0.1:\(upstream)/objects/change'   # change the upstream's list now
+                                                                   # (or start with --change-every 10)
 
         """
     FileHandle.standardOutput.write(Data(text.utf8))

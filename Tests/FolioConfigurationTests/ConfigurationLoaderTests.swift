@@ -75,7 +75,7 @@ struct ConfigurationLoaderTests {
         // Every key the reader asks for, found by reading a file where every mapping is present.
         let documented = ConfigurationLoader.keysRead(
             yaml: """
-                server: { cors: {}, compression: {} }
+                server: { cors: {}, compression: {}, watch: {} }
                 logging: {}
                 tracing: {}
                 limits: {}
@@ -87,7 +87,7 @@ struct ConfigurationLoaderTests {
         #expect(documented.count > 60, "every mapping was read: \(documented.sorted())")
         for key in [
             "listen", "allowOrigins", "encodings", "maxBytes", "sectionKey", "totalField", "offset", "sampleRatio",
-            "localMaxBytes", "keyPrefix",
+            "localMaxBytes", "keyPrefix", "maxWatchers", "heartbeat",
         ] {
             #expect(documented.contains(key), "'\(key)' is read")
         }

@@ -8,6 +8,15 @@ import Testing
 /// Runs the demo's built-in config (its upstream address and listeners rewritten for a test)
 /// over a live `DemoUpstream` while `body` runs.
 func withDemoGateway(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    try await withDemoGateway { gateway, _ in try await body(gateway) }
+}
+
+/// The same, with the config's text edited by `edit` first, and `body` given a client of the
+/// built-in upstream too.
+func withDemoGateway(
+    editing edit: @Sendable (String) -> String = { $0 },
+    _ body: @Sendable (_ gateway: any TestClientProtocol, _ upstream: any TestClientProtocol) async throws -> Void
+) async throws {
     var logger = Logger(label: "folio.test.demo")
     logger.logLevel = .critical
     let demo = DemoUpstream.application(logger: logger) { _ in }
@@ -17,7 +26,7 @@ func withDemoGateway(_ body: @Sendable (any TestClientProtocol) async throws -> 
             .replacingOccurrences(of: "http://demo-upstream", with: "http://127.0.0.1:\(port)")
             .replacingOccurrences(of: "listen: 127.0.0.1:8080", with: "listen: 127.0.0.1:0")
             .replacingOccurrences(of: "admin: 127.0.0.1:0", with: "admin: null")
-        try await withGateway(yaml) { client, _ in try await body(client) }
+        try await withGateway(edit(yaml)) { client, _ in try await body(client, upstreamClient) }
     }
 }
 

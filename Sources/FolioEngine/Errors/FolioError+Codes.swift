@@ -328,4 +328,12 @@ extension FolioError {
     public static let changesUnavailable = FolioError(
         code: "changes-unavailable", status: 400, title: "Changes unavailable",
         detail: "this route has no idField, so it answers no since requests")
+
+    /// 503: one event stream more than `server.watch.maxWatchers` on this replica
+    /// (docs/API.md, "Watching a list").
+    public static func tooManyWatchers(limit: Int) -> FolioError {
+        FolioError(
+            code: "too-many-watchers", status: 503, title: "Too many watchers",
+            detail: "this replica has \(limit) open event streams, its server.watch.maxWatchers; try again later")
+    }
 }

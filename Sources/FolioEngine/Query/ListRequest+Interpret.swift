@@ -54,6 +54,7 @@ extension ListRequest {
             guard role == .filter || seen.insert(key) else { throw .duplicateParameter(key) }
             switch role {
             case .snapshot: request.snapshot = parameter.value
+            case .since: request.since = parameter.value
             case .metadataOnly: request.metadataOnly = true
             case .groupBy:
                 request.groupBy = parameter.value
@@ -92,6 +93,9 @@ extension ListRequest {
             }
             request.q = filterSearch
         }
+        if request.since != nil {
+            try checkSince(request, paging: paging, rangeHeader: rangeHeader)
+        }
         let mode = try readPaging(paging, modes: modes, options: options, into: &request)
 
         if !request.metadataOnly, let rangeHeader, let range = ItemRange.parse(rangeHeader),
@@ -115,6 +119,19 @@ extension ListRequest {
             }
         }
         return request
+    }
+
+    /// `since` answers the whole view's changes (docs/API.md, "Changes between snapshots"): no
+    /// paging parameter, `Range` (a malformed one is ignored, as on pages), `snapshot`, `groupBy` or
+    /// `metadataOnly` beside it.
+    private static func checkSince(
+        _ request: ListRequest, paging: [QueryParameter], rangeHeader: String?
+    ) throws(FolioError) {
+        if let first = paging.first { throw .sinceCombined(with: first.key) }
+        if request.snapshot != nil { throw .sinceCombined(with: "snapshot") }
+        if request.groupBy != nil { throw .sinceCombined(with: "groupBy") }
+        if request.metadataOnly { throw .sinceCombined(with: "metadataOnly") }
+        if let rangeHeader, ItemRange.parse(rangeHeader) != nil { throw .sinceCombined(with: "the Range header") }
     }
 
     /// Sets the slice and the link spelling from the paging parameters sent: the first of the
@@ -245,7 +262,7 @@ extension ListRequest {
 
     /// What a parameter key means on this route, besides the dialect's paging and sort names.
     private enum Role: Equatable {
-        case groupBy, beginsWith, snapshot, metadataOnly, fields, search, filter, other
+        case groupBy, beginsWith, snapshot, since, metadataOnly, fields, search, filter, other
         /// `FIELD[op]` (or a dialect's `FIELD_op`) on a filterable field.
         case comparison(field: String, name: String)
 
@@ -254,6 +271,7 @@ extension ListRequest {
             case "groupBy": self = .groupBy
             case "beginsWith": self = .beginsWith
             case "snapshot": self = .snapshot
+            case "since": self = .since
             case "metadataOnly": self = .metadataOnly
             case "fields": self = .fields
             case "q": self = .search

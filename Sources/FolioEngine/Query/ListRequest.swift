@@ -16,6 +16,9 @@ public struct ListRequest: Sendable, Hashable {
     public var spelling: PageSpelling?
     public var metadataOnly: Bool
     public var snapshot: String?
+    /// `?since=TOKEN`: the changes of the view from that snapshot to the newest (docs/API.md,
+    /// "Changes between snapshots"); never kept in links.
+    public var since: String?
     public var sort: String?
     public var groupBy: String?
     public var beginsWith: String?

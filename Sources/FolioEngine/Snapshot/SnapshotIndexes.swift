@@ -14,6 +14,8 @@ public final class SnapshotIndexes: Sendable {
     let list: ItemList
     let sectionKey: FieldPath?
     let state = Mutex(State())
+    /// Held while the ids are read (`itemIDs`), so they are read once however many requests ask.
+    let readingIDs = Mutex(())
 
     /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
     static let searchesKept = 32
@@ -64,6 +66,8 @@ public final class SnapshotIndexes: Sendable {
         private(set) var titles: OrderBuilder.Titles?
         private(set) var valueGroups: [FieldPath: [Section]] = [:]
         private(set) var searchColumns: [FieldPath: SearchColumn] = [:]
+        /// Each `idField`'s ids (`itemIDs`), kept for the snapshot's life like the prepared orders.
+        private(set) var ids: [FieldPath: ItemIDs] = [:]
         /// `?q=` answers by folded query and fields (elements in upstream order).
         var searches = KeptElements<SearchKey>(limit: SnapshotIndexes.searchesKept)
         /// Whole views (a filtered and sorted list, by the request's description).
@@ -75,6 +79,11 @@ public final class SnapshotIndexes: Sendable {
         mutating func store(_ column: SearchColumn, for field: FieldPath) {
             searchColumns[field] = column
             ownBytes += column.retainedBytes
+        }
+
+        mutating func store(_ itemIDs: ItemIDs, for field: FieldPath) {
+            ids[field] = itemIDs
+            ownBytes += itemIDs.retainedBytes
         }
 
         mutating func store(_ entry: OrderEntry, for id: OrderID) {

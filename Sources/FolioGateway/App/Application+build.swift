@@ -93,6 +93,7 @@ public func buildApplication(
         tracer: tracing.tracer, recordsRootSpans: tracing.recordsRootSpans)
     logCacheBound(configuration.cache, logger: logger)
     let current = CurrentGateway(gateway)
+    gateway.watches.attach { [current] in current.gateway }
     let readiness = Readiness()
     let settings = ListenerSettings(configuration)
     let listen = configuration.server.listen
@@ -133,6 +134,7 @@ public func buildApplication(
     if let admin { application.addServices(admin) }
     application.addServices(UpstreamClientsService(current: current))
     if let sharedStore { application.addServices(sharedStore) }
+    application.addServices(WatchHubService(hub: gateway.watches))
     return FolioServer(
         application: application, readiness: readiness, metrics: metrics, current: current, listener: listener,
         admin: admin, listenerSettings: settings, logger: logger, now: now, tracing: tracing,

@@ -44,6 +44,7 @@ extension FolioServer {
             // The new gateway moved these routes' config epochs, so none of the old gateway's
             // fills still running installs them again.
             for route in removed { await store.remove(route: route) }
+            current.gateway.watches.reloaded(keeping: result.keptRoutes)
             return result
         case .failure(let error):
             return refuse(error.problems)

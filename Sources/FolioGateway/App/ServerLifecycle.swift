@@ -64,6 +64,7 @@ public final class ServerLifecycle: Sendable {
         var services: [any Service] = [server.tracing.service, UpstreamClientsService(current: server.current)]
         if let sharedStore = server.sharedStore { services.append(sharedStore) }
         if let admin = server.admin { services.append(admin) }
+        services.append(WatchHubService(hub: server.gateway.watches))
         services.append(ReloadService(signals: reloadSignals, server: server, load: load))
         services.append(
             ListenerService(
@@ -119,6 +120,9 @@ public final class ServerLifecycle: Sendable {
         let settings = server.gateway.configuration.server
         let logger = server.gateway.logger
         server.readiness.startDraining()
+        // Event streams end at once: their clients reconnect elsewhere (docs/API.md, "Watching
+        // a list"), and a stream never holds the drain up.
+        server.gateway.watches.endAll()
         logger.notice(
             "draining",
             metadata: [

@@ -25,11 +25,14 @@ final class FillCoalescer: Sendable {
     let ledger: FillLedger
     /// The config epoch of each of this gateway's routes (`FillLedger.enter`).
     private let epochs: [String: Int]
+    /// Told of every new snapshot stored and every drop (the watch hub).
+    let events: (any SnapshotEvents)?
 
     init(
         store: any SnapshotStore, ledger: FillLedger = FillLedger(), routes: [Configuration.Route] = [],
-        now: @escaping @Sendable () -> ContinuousClock.Instant
+        events: (any SnapshotEvents)? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
+        self.events = events
         self.store = store
         self.coordination = store as? any FillCoordination
         self.ledger = ledger
@@ -125,7 +128,7 @@ final class FillCoalescer: Sendable {
             switch ledger.missed(key, since: stamp) {
             case .drop: await store.supersede(route: key.route, retention: terms.retention)
             case .removal: await store.remove(route: key.route)
-            case nil: break
+            case nil: if case .stored(let snapshot) = result { events?.stored(key, snapshot) }
             }
             return result
         case .uncacheable, .unstored, .upstream, .shared:
@@ -138,6 +141,7 @@ final class FillCoalescer: Sendable {
     func drop(route: String, retention: Duration) async {
         ledger.drop(route)
         await store.supersede(route: route, retention: retention)
+        events?.dropped(route: route)
     }
 
     /// Another replica dropped `route`: fills of this replica that started before must not
@@ -146,6 +150,7 @@ final class FillCoalescer: Sendable {
     /// nothing, and no later request joins them.
     func droppedElsewhere(route: String) {
         ledger.drop(route)
+        events?.dropped(route: route)
     }
 
     /// Counts orders and sections a request built on `snapshot` against the bound.

@@ -35,16 +35,8 @@ struct SnapshotResolver: Sendable {
     /// Finds the snapshot for a request: from the cache, a coalesced fill, or a direct fetch.
     func resolve(_ plan: FillPlan, token: String?, route: CompiledRoute) async -> Resolution {
         let settings = route.config.cache
-        let terms = FillCoalescer.FillTerms(
-            timeout: route.fillTimeout, retention: settings.snapshotRetention,
-            staleFor: max(settings.staleWhileRevalidate, settings.staleIfError))
-        let fetch: @Sendable (Snapshot?) async throws -> FillResult = { [self] previous in
-            try await route.metrics.activity.filling(FillResult.activity) {
-                try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
-                    try await pipeline.fill(plan, route: route, previous: previous)
-                }
-            }
-        }
+        let terms = Self.terms(route)
+        let fetch = fetcher(plan, route: route)
         guard let key = plan.key else {
             return await direct(fetch, token: token, outcome: .bypass)
         }
@@ -144,6 +136,44 @@ struct SnapshotResolver: Sendable {
                     age: stale.age(at: cache.now()))
             }
             return .failed(folioError, .missFailed(status: folioError.status, waited: role == .collapsed))
+        }
+    }
+
+    /// How a fill of `route` is timed and kept.
+    static func terms(_ route: CompiledRoute) -> FillCoalescer.FillTerms {
+        let settings = route.config.cache
+        return FillCoalescer.FillTerms(
+            timeout: route.fillTimeout, retention: settings.snapshotRetention,
+            staleFor: max(settings.staleWhileRevalidate, settings.staleIfError))
+    }
+
+    /// What fetches `plan`'s list from upstream, measured.
+    func fetcher(_ plan: FillPlan, route: CompiledRoute) -> @Sendable (Snapshot?) async throws -> FillResult {
+        { [self] previous in
+            try await route.metrics.activity.filling(FillResult.activity) {
+                try await metrics.measuringUpstream(route.metrics, outcome: \.upstreamOutcome) {
+                    try await pipeline.fill(plan, route: route, previous: previous)
+                }
+            }
+        }
+    }
+
+    /// The key's newest snapshot, refreshed first when it is stale (joining a fill in flight, or
+    /// another replica's): what a watched key's refresher asks (docs/API.md, "Watching a
+    /// list"). Nil when there is nothing newer to tell: the refresh failed, or its list may not
+    /// be stored.
+    func refreshed(_ plan: FillPlan, route: CompiledRoute) async -> Snapshot? {
+        guard let key = plan.key else { return nil }
+        let current = await cache.current(key)
+        if let current, current.isFresh(at: cache.now()) { return current }
+        let (result, _) = await cache.fill(
+            key, previous: current, terms: Self.terms(route), fetch: fetcher(plan, route: route))
+        switch result {
+        case .success(.stored(let snapshot)), .success(.revalidated(let snapshot, _)),
+            .success(.shared(let snapshot, _)):
+            return snapshot
+        default:
+            return nil
         }
     }
 

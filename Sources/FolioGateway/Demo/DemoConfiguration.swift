@@ -23,10 +23,14 @@ public enum DemoConfiguration {
           pageSize: 25
 
         routes:
-          # 1,337 objects served by the legacy upstream as one unpaginated array.
+          # 1,337 objects served by the legacy upstream as one unpaginated array. With idField,
+          # `?since=TOKEN` answers what changed since a snapshot, and `Accept: text/event-stream`
+          # watches it (docs/API.md); fresh for 5 s, so a change upstream shows within seconds.
           - name: objects
             path: /objects
             upstream: http://demo-upstream/objects
+            idField: id
+            cache: { ttl: 5s }
             sort: [name]
             sectionKey: name
             sortable: [name, price, id]
@@ -41,6 +45,7 @@ public enum DemoConfiguration {
             path: /paged-objects
             upstream: http://demo-upstream/paged/objects
             upstreamPaging: { style: linkHeader }
+            idField: id
             sort: [name]
             sectionKey: name
             sortable: [name, price, id]
@@ -52,6 +57,7 @@ public enum DemoConfiguration {
             path: /drf/objects
             upstream: http://demo-upstream/objects
             dialect: drf
+            idField: id
             sort: [name]
             sectionKey: name
             sortable: [name, price, id]
@@ -63,6 +69,7 @@ public enum DemoConfiguration {
             path: /hal/objects
             upstream: http://demo-upstream/objects
             dialect: hal
+            idField: id
             sort: [name]
             sectionKey: name
             sortable: [name, price, id]
@@ -74,6 +81,7 @@ public enum DemoConfiguration {
             path: /jsonserver/objects
             upstream: http://demo-upstream/objects
             dialect: jsonserver
+            idField: id
             sort: [name]
             sectionKey: name
             sortable: [name, price, id]
@@ -85,6 +93,7 @@ public enum DemoConfiguration {
             path: /simplerest/objects
             upstream: http://demo-upstream/objects
             dialect: simplerest
+            idField: id
             sort: [name]
             sectionKey: name
             sortable: [name, price, id]

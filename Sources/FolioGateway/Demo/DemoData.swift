@@ -21,11 +21,12 @@ public enum DemoData {
     ]
     static let categories = ["tools", "toys", "garden", "kitchen", "office"]
 
-    /// The object at `index` as its JSON text.
-    public static func object(_ index: Int) -> String {
-        let first = firstWords[index % firstWords.count]
+    /// The object at `index` as its JSON text; a `revision` above 0 is the same object (its
+    /// `id`) renamed and repriced by the demo's changes (`objects(version:)`).
+    public static func object(_ index: Int, revision: Int = 0) -> String {
+        let first = firstWords[(index + revision) % firstWords.count]
         let second = secondWords[(index / firstWords.count) % secondWords.count]
-        let cents = (index * 7_919) % 100_000
+        let cents = (index * 7_919 + revision * 1_234) % 100_000
         let price = "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
         let category = categories[index % categories.count]
         let inStock = index % 3 != 0
@@ -33,8 +34,29 @@ public enum DemoData {
             #"{"id":\#(index + 1),"name":"\#(first) \#(second)","category":"\#(category)","price":\#(price),"inStock":\#(inStock)}"#
     }
 
+    /// The list after `version` of the demo's changes (docs/API.md, "Changes between
+    /// snapshots", shown by `folio demo`): each one renames and reprices an object (it moves under
+    /// `sort=name`), removes one and adds a new one, so the count stays 1,337. Version 0 is
+    /// `array()`'s list.
+    public static func objects(version: Int) -> [String] {
+        var items = (0..<count).map { object($0) }
+        guard version > 0 else { return items }
+        var ids = Array(1...count)
+        for change in 1...version {
+            let renamed = (change * 211) % items.count
+            items[renamed] = object(ids[renamed] - 1, revision: change)
+            let removed = (change * 389 + 1) % items.count
+            items.remove(at: removed)
+            ids.remove(at: removed)
+            let added = (change * 97) % items.count
+            items.insert(object(count + change - 1), at: added)
+            ids.insert(count + change, at: added)
+        }
+        return items
+    }
+
     /// The whole list as one JSON array (what a legacy endpoint returns).
     public static func array(_ range: Range<Int> = 0..<count) -> String {
-        "[" + range.map(object).joined(separator: ",") + "]"
+        "[" + range.map { object($0) }.joined(separator: ",") + "]"
     }
 }

@@ -34,11 +34,15 @@ public final class Gateway: Sendable {
     let lists: ListEndpoint
     /// Answers unsafe methods and unrouted paths from upstream.
     let forwarder: Forwarder
+    /// The server's open event streams (docs/API.md, "Watching a list"), shared by a reload's
+    /// gateways.
+    let watches: WatchHub
 
     /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
     /// predecessor's store, and `succeeding` it shares its `FillLedger` (drop generations,
     /// fills in flight): a drop on either gateway stops the fills both began before it, and the new
-    /// gateway's requests join the fills of routes whose config the reload left as it was.
+    /// gateway's requests join the fills of routes whose config the reload left as it was. It
+    /// also takes over its `WatchHub`, so open event streams go on across the reload.
     public init(
         configuration: Configuration,
         upstream: UpstreamClient,
@@ -50,6 +54,9 @@ public final class Gateway: Sendable {
         recordsRootSpans: Bool = false,
         succeeding predecessor: Gateway? = nil
     ) {
+        let ownHub = predecessor == nil
+        let watches = predecessor?.watches ?? WatchHub(metrics: metrics)
+        self.watches = watches
         self.configuration = configuration
         self.tracer = tracer
         let routes = configuration.routes.map {
@@ -59,11 +66,12 @@ public final class Gateway: Sendable {
         self.table = RouteTable(patterns: configuration.routes.map(\.path))
         let cache = FillCoalescer(
             store: store ?? MemorySnapshotStore.gatewayDefault(cache: configuration.cache, metrics: metrics, now: now),
-            ledger: predecessor?.cache.ledger ?? FillLedger(), routes: configuration.routes, now: now)
+            ledger: predecessor?.cache.ledger ?? FillLedger(), routes: configuration.routes, events: watches, now: now)
         self.cache = cache
         if let shared = cache.store as? SharedSnapshotStore {
             shared.describe(routes)
             shared.onRemoteDrop { route in cache.droppedElsewhere(route: route) }
+            shared.onRemoteStored { eventKey in watches.storedElsewhere(eventKey) }
         }
         self.upstream = upstream
         self.pipeline = FillPipeline(
@@ -74,7 +82,8 @@ public final class Gateway: Sendable {
         self.lists = ListEndpoint(
             resolver: resolver, cache: cache,
             renderer: ListRenderer(publicBaseURL: server.publicBaseURL, compression: server.compression),
-            trustedProxies: server.trustedProxies)
+            trustedProxies: server.trustedProxies, watches: watches, watch: server.watch,
+            eventKey: Self.eventKeys(cache.store))
         self.forwarder = Forwarder(
             upstream: upstream, cache: cache, metrics: metrics, fallbackUpstream: server.fallbackUpstream,
             trustedProxies: server.trustedProxies, maxRequestBodyBytes: configuration.limits.maxRequestBodyBytes)
@@ -83,6 +92,20 @@ public final class Gateway: Sendable {
         self.observer = RequestObserver(
             routes: routes, metrics: metrics, logger: logger, logsAccess: configuration.logging.access, tracer: tracer,
             recordsRootSpans: recordsRootSpans)
+        // A gateway alone (tests) refreshes its own watched keys; a server's hub follows its
+        // current gateway (`buildApplication`).
+        if ownHub { watches.attach { [weak self] in self } }
+    }
+
+    /// How the shared store's events name a key (nil for other stores).
+    static func eventKeys(_ store: any SnapshotStore) -> (@Sendable (CacheKey) -> String)? {
+        guard let shared = store as? SharedSnapshotStore else { return nil }
+        return { key in shared.eventKey(for: key) }
+    }
+
+    /// The route called `name` in this gateway's config.
+    func route(named name: String) -> CompiledRoute? {
+        routes.first { $0.name == name }
     }
 
     /// Answers one client request; `context.record` says which route matched and how the

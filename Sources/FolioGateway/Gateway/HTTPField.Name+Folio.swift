@@ -8,4 +8,5 @@ extension HTTPField.Name {
     static let link = Self("Link")!
     static let xForwardedFor = Self("X-Forwarded-For")!
     static let forwarded = Self("Forwarded")!
+    static let lastEventID = Self("Last-Event-ID")!
 }

@@ -1,5 +1,6 @@
 import FolioEngine
 import HTTPTypes
+import HummingbirdCore
 import NIOCore
 
 /// A list answer (page, 206, `metadataOnly`, section index) kept in its snapshot's
@@ -99,6 +100,9 @@ struct SentAnswer: Sendable {
     /// The status line and the first `keptHead.fieldCount` of `headers` as bytes, while those
     /// fields are unchanged (set to nil by whoever changes one).
     var keptHead: KeptHead?
+    /// A body written over time instead of `body` (an event stream: docs/API.md, "Watching a
+    /// list"); only the responder sends such answers.
+    var stream: ResponseBody?
 
     /// Every field: `headers`, then `added`.
     var allFields: HTTPFields {

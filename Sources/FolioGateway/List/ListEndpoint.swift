@@ -17,6 +17,11 @@ struct ListEndpoint: Sendable {
     let renderer: ListRenderer
     /// `server.trustedProxies`, for the proxy headers of a fill.
     let trustedProxies: [CIDR]
+    /// The server's event streams, and `server.watch`.
+    let watches: WatchHub
+    let watch: Configuration.Watch
+    /// A cache key's name on the shared store's events channel (nil: a memory store).
+    let eventKey: (@Sendable (CacheKey) -> String)?
 
     /// The answer to a list request when it can be given at once, without waiting: nil when answering needs anything else
     /// (a fill, a render, a store that must be asked, an error to report).
@@ -29,6 +34,7 @@ struct ListEndpoint: Sendable {
         let fields = request.headerFields
         guard
             let query = try? ListPlan.queryPlan(target.query ?? "", rangeHeader: fields[.range], route: route),
+            query.listRequest.since == nil, fields[.lastEventID] == nil,
             let key = ListSelector(fields, route: route, match: match, parameters: query.parameters).key(route: route),
             case .served(let snapshot, let outcome, let age) = resolver.resolveHeld(
                 key, token: query.listRequest.snapshot, route: route),
@@ -48,7 +54,16 @@ struct ListEndpoint: Sendable {
             request, peer: peer, route: route, match: match, target: target, requestID: requestID,
             trustedProxies: trustedProxies)
         let listRequest = plan.listRequest
-        switch await resolver.resolve(plan.fill, token: listRequest.snapshot, route: route) {
+        if let token = Self.watchToken(request, since: listRequest.since) {
+            return try await watchAnswer(
+                request, plan: plan, since: token, route: route, target: target, record: record)
+        }
+        if let since = listRequest.since {
+            return try await changesAnswer(
+                request, plan: plan, since: since, route: route, target: target, record: record)
+        }
+        let resolution = await resolver.resolve(plan.fill, token: listRequest.snapshot, route: route)
+        switch resolution {
         case .served(let snapshot, let outcome, let age):
             let answerKey = KeptListAnswer.key(request, route: route)
             if let kept = snapshot.rendered.answer(answerKey, as: KeptListAnswer.self) {
@@ -80,12 +95,8 @@ struct ListEndpoint: Sendable {
                 await cache.recount(snapshot, for: key)
             }
             return send(answer, to: request, outcome: outcome, age: age, record: record)
-        case .upstream(let answer, let outcome):
-            record.cache = outcome
-            return SentAnswer(passingThrough: answer)
-        case .failed(let error, let outcome):
-            record.cache = outcome
-            throw error
+        case .upstream, .failed:
+            return try unanswered(resolution, record: record)
         case .gone(let current, let outcome):
             record.cache = outcome
             // The first link of the current list is the same kind of answer: a section index or
@@ -102,7 +113,7 @@ struct ListEndpoint: Sendable {
 
     /// A kept answer as sent to `request`, with how the cache answered noted in `record`: where
     /// both modes end.
-    private func send(
+    func send(
         _ kept: KeptListAnswer, to request: HTTPRequest, outcome: CacheOutcome, age: Int?, record: RequestRecord
     ) -> SentAnswer {
         kept.sending(to: request, cacheStatus: note(outcome, in: record), age: age)
@@ -111,7 +122,7 @@ struct ListEndpoint: Sendable {
     /// Notes how the cache answered (metrics, access log, span, the answer's `Cache-Status`);
     /// returns its `Cache-Status`, rendered once by `record`.
     @discardableResult
-    private func note(_ outcome: CacheOutcome, in record: RequestRecord) -> String {
+    func note(_ outcome: CacheOutcome, in record: RequestRecord) -> String {
         record.cache = outcome
         return record.cacheStatus ?? outcome.header
     }

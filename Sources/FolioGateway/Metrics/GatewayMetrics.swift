@@ -133,7 +133,7 @@ extension GatewayMetrics {
         .seconds(30), .seconds(60), .seconds(300),
     ]
 
-    private static func descriptor(_ name: String, unit: String?, help: String) -> MetricName {
+    static func descriptor(_ name: String, unit: String?, help: String) -> MetricName {
         MetricName(name: name, unit: unit ?? "", help: help)
     }
 }

@@ -27,6 +27,8 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// Called when another replica dropped a route (the gateway stops its own fills of it from
     /// installing what the drop removed).
     private let dropHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Called with the event key (`eventKey(for:)`) of every list another replica stored.
+    private let storedHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     init(
         local: MemorySnapshotStore, redis: RedisSnapshots, health: StoreHealth, logger: Logger,
@@ -57,6 +59,17 @@ public final class SharedSnapshotStore: SnapshotStore {
     /// began before must install nothing.
     public func onRemoteDrop(_ handler: @escaping @Sendable (String) -> Void) {
         dropHandler.withLock { $0 = handler }
+    }
+
+    /// `handler` is told of every list another replica stored as a key's newest, by the key's
+    /// `eventKey(for:)` (the watch streams of this replica load it and send it as an event).
+    public func onRemoteStored(_ handler: @escaping @Sendable (String) -> Void) {
+        storedHandler.withLock { $0 = handler }
+    }
+
+    /// How the events channel names `key` (a hash: no raw value of a request reaches Redis).
+    public func eventKey(for key: CacheKey) -> String {
+        RedisSnapshotKeys.hash(key)
     }
 
     /// One fill of `key` for all replicas: runs `fill` under the key's lock in Redis, or waits
@@ -139,7 +152,10 @@ public final class SharedSnapshotStore: SnapshotStore {
         guard let event = SharedStoreEvent.decode(payload), event.origin != context.origin else { return }
         switch event.kind {
         case .stored, .failed:
-            if let key = event.key { fillLock.wake(key) }
+            if let key = event.key {
+                fillLock.wake(key)
+                if event.kind == .stored { storedHandler.withLock { $0 }?(key) }
+            }
         case .dropped:
             guard let route = event.route else { return }
             drops.heard(route)
