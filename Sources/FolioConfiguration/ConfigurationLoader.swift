@@ -123,6 +123,7 @@ extension ConfigurationReader {
             do {
                 cache.redis.url = try RedisURL(text)
             } catch {
+                redisURLRefused = true
                 report(
                     "FOLIO_REDIS_URL: \(error.message)", at: ConfigLocation(path: "cache.redis.url", line: 1, column: 1)
                 )
@@ -134,7 +135,7 @@ extension ConfigurationReader {
             cache.redis.url?.password = password
         }
         if cache.store == .redis { checkPEMFiles(cache.redis) }
-        guard cache.store == .redis, cache.redis.url == nil else { return }
+        guard cache.store == .redis, cache.redis.url == nil, !redisURLRefused else { return }
         report(
             "redis needs cache.redis.url (or FOLIO_REDIS_URL)",
             at: storeLocation ?? ConfigLocation(path: "cache.store", line: 1, column: 1))

@@ -103,6 +103,7 @@ extension ConfigurationReader {
             do {
                 redis.url = try RedisURL(text)
             } catch {
+                redisURLRefused = true
                 report(error.message, at: e.location)
             }
         }

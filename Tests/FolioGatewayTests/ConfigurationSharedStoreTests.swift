@@ -49,6 +49,17 @@ struct ConfigurationSharedStoreTests {
         #expect(problems.first?.line == 2 && problems.first?.column == 3, "at the store key")
     }
 
+    /// A malformed URL is its own problem: the store is not also said to lack one.
+    @Test func aMalformedURLIsReportedOnce() {
+        let problems = ConfigFixture.problems(Self.yaml("store: redis\nredis: { url: 'http://redis:6379' }"))
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.path == "cache.redis.url")
+        let fromEnvironment = ConfigFixture.problems(
+            Self.yaml("store: redis"), environment: ["FOLIO_REDIS_URL": "redis://"])
+        #expect(fromEnvironment.count == 1, "\(fromEnvironment)")
+        #expect(fromEnvironment.first?.message.hasPrefix("FOLIO_REDIS_URL:") == true)
+    }
+
     @Test func theEnvironmentGivesTheURLAndThePassword() throws {
         let configuration = try ConfigurationLoader.parse(
             yaml: Self.yaml("store: redis"), file: "t.yaml",
