@@ -12,8 +12,8 @@ public struct RedisFillLocks: Sendable {
         self.keys = keys
     }
 
-    /// Takes `key`'s fill lock for `expiry` (the fill's timeout) under `owner`, unless another
-    /// replica holds it.
+    /// Takes `key`'s fill lock for `expiry` (a short lease, renewed with `renew` while the fill
+    /// works) under `owner`, unless another replica holds it.
     public func lock(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) -> Bool {
         let reply = try await client.send([
             "SET", keys.lock(key), owner, "NX", "PX", String(RedisSnapshots.milliseconds(expiry)),
@@ -26,6 +26,18 @@ public struct RedisFillLocks: Sendable {
     public func unlock(_ key: CacheKey, owner: String) async throws(RedisError) {
         try await client.send(["EVAL", Self.unlockScript, "1", keys.lock(key), owner])
     }
+
+    /// Extends `key`'s fill lock to `expiry` from now if `owner` still holds it; whether it does.
+    public func renew(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) -> Bool {
+        try await client.send([
+            "EVAL", Self.renewScript, "1", keys.lock(key), owner, String(RedisSnapshots.milliseconds(expiry)),
+        ]).integer == 1
+    }
+
+    static let renewScript = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+        return 0
+        """
 
     static let unlockScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end

@@ -52,8 +52,14 @@ public struct RedisSnapshotKeys: Sendable {
     /// that replicas of an earlier version, which do not read it, keep taking the lock in turn).
     public func unshared(_ key: CacheKey) -> String { "\(prefix)unshared:\(Self.hash(key))" }
 
-    /// The `newest` keys of one route, so a purge finds them all.
-    public func routeKeys(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):keys" }
+    /// The live `newest` keys of one route, scored by when they expire (a sorted set), so a purge
+    /// finds them all and nothing else.
+    public func routeKeys(_ route: String) -> String { "\(prefix)route:\(Self.hash(text: route)):live" }
+
+    /// A set of a route's `newest` keys taken by one drop, which empties it in batches.
+    public func routeDrain(_ route: String, drop: String) -> String {
+        "\(prefix)route:\(Self.hash(text: route)):drain:\(drop)"
+    }
 
     /// A route's shared drop generation: every drop increments it, and a fill's write points
     /// the newest key at its list only if it is still what it was when the fill began.
