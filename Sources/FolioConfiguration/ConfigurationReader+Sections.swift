@@ -107,7 +107,14 @@ extension ConfigurationReader {
                 report(error.message, at: e.location)
             }
         }
-        if let e = fields["keyPrefix"], let text = string(e) { redis.keyPrefix = text }
+        if let e = fields["keyPrefix"], let text = string(e) {
+            // A brace would make the prefix a key's hash tag: every key in one cluster slot.
+            if text.contains("{") || text.contains("}") {
+                report("keyPrefix must not contain '{' or '}' (they mark a Redis Cluster hash tag)", at: e.location)
+            } else {
+                redis.keyPrefix = text
+            }
+        }
         // 0 would fail every connect or command: Redis would never be available.
         if let e = fields["connectTimeout"], let d = positiveDuration(e) { redis.connectTimeout = d }
         if let e = fields["commandTimeout"], let d = positiveDuration(e) { redis.commandTimeout = d }

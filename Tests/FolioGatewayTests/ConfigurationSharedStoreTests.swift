@@ -86,6 +86,7 @@ struct ConfigurationSharedStoreTests {
             ("redis: { commandTimeout: 0s }", "must be greater than 0"),
             ("redis: { connectTimeout: 0ms }", "must be greater than 0"),
             ("redis: { database: 1 }", "unknown key 'database'"),
+            ("redis: { keyPrefix: 'app{1}:' }", "keyPrefix must not contain '{' or '}'"),
             ("store: disk", "expected one of memory, redis"),
         ])
     func badValuesAreReported(cache: String, message: String) {

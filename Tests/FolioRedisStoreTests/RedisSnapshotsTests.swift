@@ -369,8 +369,7 @@ struct RedisSnapshotsTests {
             try await snapshots.retire(retired, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
             #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
             #expect(try await snapshots.read(Self.key, token: v1.token)?.token == v1.token)
-            try await snapshots.supersede(
-                RedisSnapshotKeys.hash(Self.key), token: v1.token, retention: .zero, atMilliseconds: dropAt)
+            try await snapshots.supersede(Self.key, token: v1.token, retention: .zero, atMilliseconds: dropAt)
             #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
 
             // Refilled, then superseded by another list, when a late retire comes.

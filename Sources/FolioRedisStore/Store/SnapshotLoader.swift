@@ -158,7 +158,7 @@ final class SnapshotLoader: Sendable {
             // Its keys go, so the fill that follows writes the list whole instead of only
             // renewing the expiry of a bad part (a refill of the same list has the same token).
             try? await context.redis.supersede(
-                RedisSnapshotKeys.hash(key), token: newest.token, retention: .zero,
+                key, token: newest.token, retention: .zero,
                 atMilliseconds: context.clock.wallClock())
             return nil
         }

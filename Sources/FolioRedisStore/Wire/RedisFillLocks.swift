@@ -4,10 +4,10 @@ import FolioRedis
 /// The one-fill-for-all-replicas lock of each cache key (docs/SHARED-STORE.md, "One fill for
 /// all replicas"), and what a fill that held it tells the replicas that waited.
 public struct RedisFillLocks: Sendable {
-    public let client: RedisClient
+    public let client: any RedisCommands
     public let keys: RedisSnapshotKeys
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+    public init(client: any RedisCommands, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }

@@ -6,10 +6,10 @@ import Foundation
 /// drop generation, which every drop moves and a fill's write checks, and the drop itself,
 /// which removes the newest pointer of every key of the route.
 public struct RedisRouteDrops: Sendable {
-    public let client: RedisClient
+    public let client: any RedisCommands
     public let keys: RedisSnapshotKeys
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+    public init(client: any RedisCommands, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }
@@ -20,13 +20,13 @@ public struct RedisRouteDrops: Sendable {
         try Self.dropGeneration(try await client.send(["GET", keys.dropGeneration(route)]))
     }
 
-    /// The shared drop generations of `routes`, in their order, in one round trip (`MGET`).
+    /// The shared drop generations of `routes`, in their order, in one round trip (a pipeline of
+    /// `GET`s: each route's generation has its own hash tag, so one `MGET` would span slots).
     public func dropGenerations(routes: [String]) async throws(RedisError) -> [Int64] {
         guard !routes.isEmpty else { return [] }
-        let reply = try await client.send(["MGET"] + routes.map { keys.dropGeneration($0) })
-        guard case .array(let values?) = reply, values.count == routes.count else {
-            throw RedisError.unexpectedReply("MGET answered \(reply)")
-        }
+        let values = try await client.pipeline(routes.map { ["GET", keys.dropGeneration($0)].bytes })
+        guard values.count == routes.count else { throw RedisError.unexpectedReply("\(values.count) replies") }
+        try RedisSnapshots.check(values)
         var generations: [Int64] = []
         for value in values { generations.append(try Self.dropGeneration(value)) }
         return generations
@@ -65,9 +65,9 @@ public struct RedisRouteDrops: Sendable {
             }
             for pair in stride(from: 1, to: values.count, by: 2) {
                 guard let name = values[pair].string, let token = values[pair + 1].string,
-                    let owner = keys.keyHash(ofNewest: name)
+                    let owner = keys.keyHash(ofNewest: name, route: route)
                 else { continue }
-                retired.append(RedisSnapshots.RetiredSnapshot(keyHash: owner, token: token))
+                retired.append(RedisSnapshots.RetiredSnapshot(route: route, keyHash: owner, token: token))
             }
             if more == 0 { return retired }
         }

@@ -8,13 +8,13 @@ import FolioRedis
 /// one that fails its token check and counts as absent). Every key gets an expiry: a current
 /// snapshot's lasts as long as it can be served, a superseded one's `snapshotRetention`.
 public struct RedisSnapshots: Sendable {
-    public let client: RedisClient
+    public let client: any RedisCommands
     public let keys: RedisSnapshotKeys
     /// Parts sent in one round trip (a pipeline): 4 × 4 MiB keeps one batch well inside a
     /// command timeout while saving a round trip per part.
     static let partsPerBatch = 4
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+    public init(client: any RedisCommands, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }
@@ -27,7 +27,7 @@ public struct RedisSnapshots: Sendable {
 
     /// Tells every replica (subscribed to `keys.events`) about `payload`.
     public func publish(_ payload: [UInt8]) async throws(RedisError) {
-        try await client.send([Array("PUBLISH".utf8), Array(keys.events.utf8), payload])
+        try await client.publish(keys.events, payload)
     }
 
     /// Writes `stored` and makes it `key`'s newest snapshot; its keys expire after `expiry`. A
@@ -90,7 +90,7 @@ public struct RedisSnapshots: Sendable {
         guard pointed == 1 else { return false }
         if let previous = values.dropFirst().first?.string, previous != stored.token {
             try await supersede(
-                owner, token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
+                key, token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
         }
         return true
     }
