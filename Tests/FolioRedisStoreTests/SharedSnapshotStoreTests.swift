@@ -208,7 +208,8 @@ struct SharedSnapshotStoreTests {
             letGo.finish()
             _ = try await filling.value
             try #require(
-                try await eventually(timeout: .seconds(10), asking: { try await redis.locks.lockOwner(Self.key) == nil }),
+                try await eventually(
+                    timeout: .seconds(10), asking: { try await redis.locks.lockOwner(Self.key) == nil }),
                 "released, and no longer renewed")
         }
     }
