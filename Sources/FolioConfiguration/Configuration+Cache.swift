@@ -62,6 +62,15 @@ extension Configuration {
         /// `url` (or `FOLIO_REDIS_URL`, when the file sets none); the password may also come
         /// from `FOLIO_REDIS_PASSWORD`. Required with `store: redis`.
         public var url: RedisURL?
+        /// `cluster`: seed nodes of a Redis Cluster, instead of `url` (docs/SHARED-STORE.md,
+        /// "Redis Cluster"). All `redis://` or all `rediss://`, database 0.
+        public var cluster: [RedisURL] = []
+
+        /// Whether the store is reached over TLS (`rediss://`).
+        public var usesTLS: Bool { url?.tls ?? cluster.first?.tls ?? false }
+
+        /// Whether a server or a cluster is named.
+        public var isNamed: Bool { url != nil || !cluster.isEmpty }
         /// `keyPrefix`: before every key Folio writes. Default `folio:`.
         public var keyPrefix = "folio:"
         /// `connectTimeout`. Default `2s`.

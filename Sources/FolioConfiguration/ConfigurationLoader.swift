@@ -119,7 +119,10 @@ extension ConfigurationReader {
     mutating func sharedStore(
         _ cache: inout Configuration.CacheSettings, environment: [String: String]
     ) {
-        if cache.redis.url == nil, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
+        if let cluster = redisClusterLocation, redisURLLocation != nil {
+            report("name either cache.redis.url or cache.redis.cluster, not both", at: cluster)
+        }
+        if !cache.redis.isNamed, redisClusterLocation == nil, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
             do {
                 cache.redis.url = try RedisURL(text)
             } catch {
@@ -134,10 +137,15 @@ extension ConfigurationReader {
         {
             cache.redis.url?.password = password
         }
+        if let password = environment["FOLIO_REDIS_PASSWORD"], !password.isEmpty {
+            for index in cache.redis.cluster.indices where cache.redis.cluster[index].password == nil {
+                cache.redis.cluster[index].password = password
+            }
+        }
         if cache.store == .redis { checkPEMFiles(cache.redis) }
-        guard cache.store == .redis, cache.redis.url == nil, !redisURLRefused else { return }
+        guard cache.store == .redis, !cache.redis.isNamed, !redisURLRefused else { return }
         report(
-            "redis needs cache.redis.url (or FOLIO_REDIS_URL)",
+            "redis needs cache.redis.url (or FOLIO_REDIS_URL) or cache.redis.cluster",
             at: storeLocation ?? ConfigLocation(path: "cache.store", line: 1, column: 1))
     }
 
@@ -155,7 +163,7 @@ extension ConfigurationReader {
                 report("empty: name a PEM file \(holding), or leave it null", at: location(key))
             } else if let problem = PEMFile.problem(file: file, kind: kind) {
                 report("\(file): \(problem)", at: location(key))
-            } else if let url = redis.url, !url.tls {
+            } else if redis.isNamed, !redis.usesTLS {
                 report("\(key) is only used with TLS: the Redis URL is redis://, not rediss://", at: location(key))
             }
         }

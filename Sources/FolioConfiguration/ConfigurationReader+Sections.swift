@@ -100,6 +100,7 @@ extension ConfigurationReader {
         var redis = Configuration.RedisSettings()
         guard let fields = fields(entry) else { return redis }
         if let e = fields["url"], let text = nullableString(e), let text {
+            redisURLLocation = e.location
             do {
                 redis.url = try RedisURL(text)
             } catch {
@@ -107,6 +108,7 @@ extension ConfigurationReader {
                 report(error.message, at: e.location)
             }
         }
+        if let e = fields["cluster"] { redis.cluster = cluster(e) }
         if let e = fields["keyPrefix"], let text = string(e) {
             // A brace would make the prefix a key's hash tag: every key in one cluster slot.
             if text.contains("{") || text.contains("}") {
@@ -127,6 +129,33 @@ extension ConfigurationReader {
             }
         }
         return redis
+    }
+
+    /// `cache.redis.cluster`: seed URLs, all of one scheme, without a database (a cluster has only
+    /// database 0).
+    mutating func cluster(_ entry: ConfigEntry) -> [RedisURL] {
+        guard let items = strings(entry) else {
+            redisURLRefused = true
+            return []
+        }
+        var nodes: [RedisURL] = []
+        for (text, location) in items {
+            do {
+                let node = try RedisURL(text)
+                if node.database != 0 {
+                    report("a Redis Cluster has database 0 only: remove '/\(node.database)'", at: location)
+                }
+                nodes.append(node)
+            } catch {
+                redisURLRefused = true
+                report(error.message, at: location)
+            }
+        }
+        if Set(nodes.map(\.tls)).count > 1 {
+            report("the cluster's nodes are all redis:// or all rediss://", at: entry.location)
+        }
+        if !items.isEmpty { redisClusterLocation = entry.location }
+        return nodes
     }
 
     /// `value` when it is at least `minimum`; otherwise reported.

@@ -72,6 +72,9 @@ struct ConfigurationReader {
     /// Whether a Redis URL was given but refused (reported at its own position): a store that
     /// lacks a URL because its URL is malformed is not reported twice.
     var redisURLRefused = false
+    /// Where `cache.redis.url` and `cache.redis.cluster` were read: naming both is reported.
+    var redisURLLocation: ConfigLocation?
+    var redisClusterLocation: ConfigLocation?
     /// Every mapping read so far, for `reportUnknownKeys`.
     private(set) var mappings: [ConfigFields] = []
 

@@ -45,7 +45,7 @@ struct ConfigurationSharedStoreTests {
         let problems = ConfigFixture.problems(Self.yaml("store: redis"))
         #expect(problems.count == 1)
         #expect(problems.first?.path == "cache.store")
-        #expect(problems.first?.message == "redis needs cache.redis.url (or FOLIO_REDIS_URL)")
+        #expect(problems.first?.message == "redis needs cache.redis.url (or FOLIO_REDIS_URL) or cache.redis.cluster")
         #expect(problems.first?.line == 2 && problems.first?.column == 3, "at the store key")
     }
 
@@ -58,6 +58,37 @@ struct ConfigurationSharedStoreTests {
             Self.yaml("store: redis"), environment: ["FOLIO_REDIS_URL": "redis://"])
         #expect(fromEnvironment.count == 1, "\(fromEnvironment)")
         #expect(fromEnvironment.first?.message.hasPrefix("FOLIO_REDIS_URL:") == true)
+    }
+
+    /// `cluster`: seed URLs instead of `url` (docs/SHARED-STORE.md, "Redis Cluster").
+    @Test func aClusterIsNamedByItsSeeds() throws {
+        let configuration = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  cluster: [redis://r1:7000, 'redis://app@r2']"), file: "t.yaml",
+            environment: ["FOLIO_REDIS_PASSWORD": "from-secret"])
+        let redis = configuration.cache.redis
+        #expect(redis.url == nil)
+        #expect(
+            redis.cluster == [
+                RedisURL(host: "r1", port: 7000, password: "from-secret"),
+                RedisURL(host: "r2", password: "app"),
+            ])
+        let cases: [(String, String)] = [
+            ("redis:\n  url: redis://r:1\n  cluster: [redis://r1:7000]", "either cache.redis.url or"),
+            ("redis:\n  cluster: [redis://r1:7000, rediss://r2:7000]", "all redis:// or all rediss://"),
+            ("redis:\n  cluster: [redis://r1:7000/2]", "database 0 only"),
+            ("redis:\n  cluster: [http://r1:7000]", "expected redis://"),
+            ("redis:\n  cluster: redis://r1:7000", "expected a list"),
+        ]
+        for (yaml, message) in cases {
+            let problems = ConfigFixture.problems(Self.yaml("store: redis\n" + yaml))
+            #expect(problems.count == 1, "\(yaml): \(problems)")
+            #expect(problems.first?.message.contains(message) == true, "\(problems)")
+        }
+        // FOLIO_REDIS_URL does not stand in for a cluster the file names.
+        let named = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  cluster: [redis://r1:7000]"), file: "t.yaml",
+            environment: ["FOLIO_REDIS_URL": "redis://other:1"])
+        #expect(named.cache.redis.url == nil)
     }
 
     @Test func theEnvironmentGivesTheURLAndThePassword() throws {

@@ -12,23 +12,33 @@ extension SharedSnapshotStore {
         _ cache: Configuration.CacheSettings, metrics: GatewayMetrics, logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) throws(RedisTLSFileError) -> (SharedSnapshotStore, SharedStoreService)? {
-        guard cache.store == .redis, let url = cache.redis.url else { return nil }
+        guard cache.store == .redis, let url = cache.redis.url ?? cache.redis.cluster.first else { return nil }
         let files = tlsFiles(cache.redis)
         let configuration = RedisConfiguration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             connectTimeout: cache.redis.connectTimeout, commandTimeout: cache.redis.commandTimeout,
             tls: url.tls ? try files.configuration() : nil, clientCertificate: url.tls ? files.clientCertificate : nil
         )
+        let topology: RedisTopology =
+            cache.redis.cluster.isEmpty
+            ? .server(configuration)
+            : .cluster(
+                seeds: cache.redis.cluster.map { ClusterSlotMap.Node(host: $0.host, port: $0.port) }, configuration)
         let keys = RedisSnapshotKeys(prefix: cache.redis.keyPrefix)
         var local = cache
         local.maxBytes = cache.redis.localMaxBytes
         let shared = connect(
-            to: .server(configuration), keys: keys,
+            to: topology, keys: keys,
             local: Gateway.memoryStore(cache: local, metrics: metrics, now: now),
             metrics: metrics, logger: logger, now: now)
         var metadata: Logger.Metadata = [
-            "url": "\(url)", "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",
+            "key_prefix": "\(keys.prefix)", "local_max_bytes": "\(local.maxBytes)",
         ]
+        if cache.redis.cluster.isEmpty {
+            metadata["url"] = "\(url)"
+        } else {
+            metadata["cluster"] = .array(cache.redis.cluster.map { "\($0)" })
+        }
         if url.tls {
             metadata["ca_file"] = "\(cache.redis.caFile ?? "system trust roots")"
             if let certFile = cache.redis.certFile { metadata["cert_file"] = "\(certFile)" }
