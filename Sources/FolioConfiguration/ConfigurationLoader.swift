@@ -119,10 +119,18 @@ extension ConfigurationReader {
     mutating func sharedStore(
         _ cache: inout Configuration.CacheSettings, environment: [String: String]
     ) {
-        if let cluster = redisClusterLocation, redisURLLocation != nil {
-            report("name either cache.redis.url or cache.redis.cluster, not both", at: cluster)
+        let named = [redisURLLocation, redisClusterLocation, redisSentinelLocation].compactMap { $0 }
+        if named.count > 1 {
+            report(
+                "name one of cache.redis.url, cache.redis.cluster and cache.redis.sentinel, not several", at: named[1])
         }
-        if !cache.redis.isNamed, redisClusterLocation == nil, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
+        if let password = environment["FOLIO_REDIS_PASSWORD"], !password.isEmpty {
+            cache.redis.sentinel?.password = password
+        }
+        if let password = environment["FOLIO_REDIS_SENTINEL_PASSWORD"], !password.isEmpty {
+            cache.redis.sentinel?.sentinelPassword = password
+        }
+        if !cache.redis.isNamed, named.isEmpty, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
             do {
                 cache.redis.url = try RedisURL(text)
             } catch {
@@ -145,7 +153,7 @@ extension ConfigurationReader {
         if cache.store == .redis { checkPEMFiles(cache.redis) }
         guard cache.store == .redis, !cache.redis.isNamed, !redisURLRefused else { return }
         report(
-            "redis needs cache.redis.url (or FOLIO_REDIS_URL) or cache.redis.cluster",
+            "redis needs cache.redis.url (or FOLIO_REDIS_URL), cache.redis.cluster or cache.redis.sentinel",
             at: storeLocation ?? ConfigLocation(path: "cache.store", line: 1, column: 1))
     }
 

@@ -109,6 +109,7 @@ extension ConfigurationReader {
             }
         }
         if let e = fields["cluster"] { redis.cluster = cluster(e) }
+        if let e = fields["sentinel"], !isNull(e.node) { redis.sentinel = sentinel(e) }
         if let e = fields["keyPrefix"], let text = string(e) {
             // A brace would make the prefix a key's hash tag: every key in one cluster slot.
             if text.contains("{") || text.contains("}") {
@@ -142,7 +143,7 @@ extension ConfigurationReader {
         for (text, location) in items {
             do {
                 let node = try RedisURL(text)
-                if node.database != 0 {
+                if node.database != 0, entry.location.path.hasSuffix("cluster") {
                     report("a Redis Cluster has database 0 only: remove '/\(node.database)'", at: location)
                 }
                 nodes.append(node)
@@ -154,8 +155,32 @@ extension ConfigurationReader {
         if Set(nodes.map(\.tls)).count > 1 {
             report("the cluster's nodes are all redis:// or all rediss://", at: entry.location)
         }
-        if !items.isEmpty { redisClusterLocation = entry.location }
+        if !items.isEmpty, entry.location.path.hasSuffix("cluster") { redisClusterLocation = entry.location }
         return nodes
+    }
+
+    /// `cache.redis.sentinel`: `nodes` (sentinel URLs, one scheme) and `masterName`, both required.
+    mutating func sentinel(_ entry: ConfigEntry) -> SentinelSettings? {
+        redisSentinelLocation = entry.location
+        guard let fields = fields(entry) else {
+            redisURLRefused = true
+            return nil
+        }
+        var nodes: [RedisURL] = []
+        if let e = fields["nodes"] { nodes = cluster(e) }
+        var masterName: String?
+        if let e = fields["masterName"] { masterName = string(e) }
+        if nodes.isEmpty || masterName == nil {
+            redisURLRefused = true
+            if fields["nodes"] == nil { report("sentinel needs nodes: the sentinels' URLs", at: fields.location) }
+            if fields["masterName"] == nil {
+                report("sentinel needs masterName: the name the sentinels monitor", at: fields.location)
+            }
+            return nil
+        }
+        return SentinelSettings(
+            nodes: nodes, masterName: masterName ?? "", sentinelPassword: nodes.first?.password,
+            password: nodes.first?.password)
     }
 
     /// `value` when it is at least `minimum`; otherwise reported.

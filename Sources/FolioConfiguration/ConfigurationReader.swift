@@ -75,6 +75,7 @@ struct ConfigurationReader {
     /// Where `cache.redis.url` and `cache.redis.cluster` were read: naming both is reported.
     var redisURLLocation: ConfigLocation?
     var redisClusterLocation: ConfigLocation?
+    var redisSentinelLocation: ConfigLocation?
     /// Every mapping read so far, for `reportUnknownKeys`.
     private(set) var mappings: [ConfigFields] = []
 

@@ -28,6 +28,32 @@ public struct RedisSubscriber: Sendable {
         self.sharded = false
     }
 
+    /// The subscription to `channel` on the first of `servers` that answers, on the next one
+    /// after each failure (the sentinels of a primary).
+    public init(
+        rotating servers: [RedisConfiguration], channel: String, initialBackoff: Duration = .milliseconds(100),
+        maxBackoff: Duration = .seconds(5)
+    ) {
+        self.channel = channel
+        self.initialBackoff = initialBackoff
+        self.maxBackoff = maxBackoff
+        self.sharded = false
+        self.locate = { failures in servers[failures % max(1, servers.count)] }
+    }
+
+    /// The subscription to `channel` on whatever server `locate` names (asked again after each
+    /// failure: a Sentinel-managed primary after a failover).
+    public init(
+        channel: String, maxBackoff: Duration = .seconds(5),
+        locate: @escaping @Sendable (_ failures: Int) async throws(RedisError) -> RedisConfiguration
+    ) {
+        self.channel = channel
+        self.initialBackoff = .milliseconds(100)
+        self.maxBackoff = maxBackoff
+        self.sharded = false
+        self.locate = locate
+    }
+
     /// The sharded subscription to `channel` on `cluster`.
     public init(
         cluster: RedisClusterClient, channel: String, initialBackoff: Duration = .milliseconds(100),

@@ -45,7 +45,9 @@ struct ConfigurationSharedStoreTests {
         let problems = ConfigFixture.problems(Self.yaml("store: redis"))
         #expect(problems.count == 1)
         #expect(problems.first?.path == "cache.store")
-        #expect(problems.first?.message == "redis needs cache.redis.url (or FOLIO_REDIS_URL) or cache.redis.cluster")
+        #expect(
+            problems.first?.message
+                == "redis needs cache.redis.url (or FOLIO_REDIS_URL), cache.redis.cluster or cache.redis.sentinel")
         #expect(problems.first?.line == 2 && problems.first?.column == 3, "at the store key")
     }
 
@@ -73,7 +75,7 @@ struct ConfigurationSharedStoreTests {
                 RedisURL(host: "r2", password: "app"),
             ])
         let cases: [(String, String)] = [
-            ("redis:\n  url: redis://r:1\n  cluster: [redis://r1:7000]", "either cache.redis.url or"),
+            ("redis:\n  url: redis://r:1\n  cluster: [redis://r1:7000]", "name one of cache.redis.url"),
             ("redis:\n  cluster: [redis://r1:7000, rediss://r2:7000]", "all redis:// or all rediss://"),
             ("redis:\n  cluster: [redis://r1:7000/2]", "database 0 only"),
             ("redis:\n  cluster: [http://r1:7000]", "expected redis://"),
@@ -89,6 +91,35 @@ struct ConfigurationSharedStoreTests {
             yaml: Self.yaml("store: redis\nredis:\n  cluster: [redis://r1:7000]"), file: "t.yaml",
             environment: ["FOLIO_REDIS_URL": "redis://other:1"])
         #expect(named.cache.redis.url == nil)
+    }
+
+    /// `sentinel`: the sentinels and the name they monitor, with separate passwords for the
+    /// sentinels and the data nodes (docs/SHARED-STORE.md, "Sentinel").
+    @Test func sentinelsAreNamedWithTheirOwnPassword() throws {
+        let yaml = Self.yaml(
+            "store: redis\nredis:\n  sentinel: { nodes: ['redis://:shared@s1:26379', 'redis://s2:26379'], masterName: m }"
+        )
+        let plain = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
+        #expect(
+            plain.cache.redis.sentinel
+                == SentinelSettings(
+                    nodes: [RedisURL(host: "s1", port: 26379, password: "shared"), RedisURL(host: "s2", port: 26379)],
+                    masterName: "m", sentinelPassword: "shared", password: "shared"))
+        let separate = try ConfigurationLoader.parse(
+            yaml: yaml, file: "t.yaml",
+            environment: ["FOLIO_REDIS_PASSWORD": "data", "FOLIO_REDIS_SENTINEL_PASSWORD": "watch"])
+        #expect(separate.cache.redis.sentinel?.password == "data")
+        #expect(separate.cache.redis.sentinel?.sentinelPassword == "watch")
+        let cases: [(String, String)] = [
+            ("redis:\n  sentinel: { nodes: ['redis://s1:26379'] }", "sentinel needs masterName"),
+            ("redis:\n  sentinel: { masterName: m }", "sentinel needs nodes"),
+            ("redis:\n  url: redis://r:1\n  sentinel: { nodes: ['redis://s1:26379'], masterName: m }", "name one of"),
+        ]
+        for (yaml, message) in cases {
+            let problems = ConfigFixture.problems(Self.yaml("store: redis\n" + yaml))
+            #expect(problems.count == 1, "\(yaml): \(problems)")
+            #expect(problems.first?.message.contains(message) == true, "\(problems)")
+        }
     }
 
     @Test func theEnvironmentGivesTheURLAndThePassword() throws {

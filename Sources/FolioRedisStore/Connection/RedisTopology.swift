@@ -13,6 +13,10 @@ public enum RedisTopology: Sendable {
     /// A Redis Cluster (`cache.redis.cluster`): its seed nodes, and the settings of every
     /// node's connection (password, TLS, timeouts; host and port are each node's).
     case cluster(seeds: [ClusterSlotMap.Node], RedisConfiguration)
+    /// A Sentinel-managed primary (`cache.redis.sentinel`): the sentinels, the primary's name,
+    /// the data nodes' connection settings and the sentinels' own (their password may differ).
+    case sentinel(
+        sentinels: [ClusterSlotMap.Node], masterName: String, RedisConfiguration, sentinelSettings: RedisConfiguration)
 
     /// The client every command of the store goes through, and the subscription to `channel`
     /// (reconnecting within `maxBackoff`), which follows the client's slot map on a cluster.
@@ -25,6 +29,17 @@ public enum RedisTopology: Sendable {
         case .cluster(let seeds, let configuration):
             let client = RedisClusterClient(seeds: seeds, configuration: configuration)
             return (client, RedisSubscriber(cluster: client, channel: channel, maxBackoff: maxBackoff))
+        case .sentinel(let nodes, let masterName, let configuration, let sentinels):
+            let client = RedisSentinelClient(
+                sentinels: nodes, masterName: masterName, configuration: configuration,
+                sentinelConfiguration: sentinels)
+            // The subscription follows the primary: after a failure it asks the sentinels again.
+            let subscriber = RedisSubscriber(channel: channel, maxBackoff: maxBackoff) {
+                failures throws(RedisError) in
+                if failures > 0 { client.forget() }
+                return try await client.primaryConfiguration()
+            }
+            return (client, subscriber)
         }
     }
 }
