@@ -198,12 +198,21 @@ struct SharedSnapshotStoreTests {
                     return TestFill.stored(snapshot)
                 }
             }
-            try #require(try await eventually(asking: { try await redis.locks.lockOwner(Self.key) != nil }))
+            try #require(
+                try await eventually(
+                    timeout: .seconds(60), asking: { try await redis.locks.lockOwner(Self.key) != nil }))
             let owner = try await redis.locks.lockOwner(Self.key)
             let ttl = try #require(try await redis.client.send(["PTTL", redis.keys.lock(Self.key)]).integer)
             #expect(ttl > 0 && ttl <= FillLock.lease.milliseconds, "a lease, not the fill's timeout")
-            try await Task.sleep(for: FillLock.lease * 2)
-            #expect(try await redis.locks.lockOwner(Self.key) == owner, "renewed while the fill works")
+            // A renewal moves the expiry forward: the lease left grows again, under the same owner.
+            var least = ttl
+            let renewed = try await eventually(timeout: .seconds(30)) {
+                let left = try #require(try await redis.client.send(["PTTL", redis.keys.lock(Self.key)]).integer)
+                defer { least = min(least, left) }
+                guard left > least else { return false }
+                return try await redis.locks.lockOwner(Self.key) == owner
+            }
+            #expect(renewed, "renewed while the fill works")
             letGo.yield()
             letGo.finish()
             _ = try await filling.value
