@@ -196,10 +196,10 @@ final class FillLock: Sendable {
         var renewing: Task<Void, Never>
     }
 
-    /// Renews `key`'s lease every `renewal` while `owner` holds it, for at most `longest` (the
-    /// fill's timeout: a fill that hangs past it lets the others take over); cancelled when the
-    /// lock is released. A failed renewal is tried again at the next turn: the lease outlives
-    /// two of them.
+    /// Renews `key`'s lease every `renewal` while `owner` holds it (taking it again if a stall
+    /// let it lapse and nobody took it), for at most `longest` (the fill's timeout: a fill that
+    /// hangs past it lets the others take over); cancelled, and awaited, before the lock is
+    /// released. A failed renewal is tried again at the next turn: the lease outlives two.
     private func renew(_ key: CacheKey, owner: String, longest: Duration) -> Task<Void, Never> {
         let turns = Int(longest / Self.renewal) + 1
         let locks = context.redis.locks
@@ -218,7 +218,9 @@ final class FillLock: Sendable {
     private func release(
         _ key: CacheKey, _ held: Held, hash: String, failure: FillFailure?, unshared: Bool = false
     ) async {
+        // A renewal still on its way could take the lock again after the unlock: it ends first.
         held.renewing.cancel()
+        await held.renewing.value
         let owner = held.owner
         do {
             if let failure {

@@ -27,7 +27,9 @@ public struct RedisFillLocks: Sendable {
         try await client.send(["EVAL", Self.unlockScript, "1", keys.lock(key), owner])
     }
 
-    /// Extends `key`'s fill lock to `expiry` from now if `owner` still holds it; whether it does.
+    /// Extends `key`'s fill lock to `expiry` from now if `owner` still holds it, or takes it
+    /// again if nobody does (a renewal a stalled process sent late: no other replica took over,
+    /// so the fill that is still running keeps the key); whether `owner` holds it now.
     public func renew(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) -> Bool {
         try await client.send([
             "EVAL", Self.renewScript, "1", keys.lock(key), owner, String(RedisSnapshots.milliseconds(expiry)),
@@ -35,7 +37,12 @@ public struct RedisFillLocks: Sendable {
     }
 
     static let renewScript = """
-        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+        local holder = redis.call('GET', KEYS[1])
+        if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+        if not holder then
+            redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+            return 1
+        end
         return 0
         """
 
