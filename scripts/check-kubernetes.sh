@@ -7,7 +7,8 @@
 # The pinned package is installed when missing (once per machine, below); the validation itself
 # needs no network and takes seconds.
 #
-# Usage: scripts/check-kubernetes.sh [FILE…]   (default: every file in config/kubernetes/)
+# Usage: scripts/check-kubernetes.sh [FILE…]   (default: every file in config/kubernetes/ and its
+# folders: redis-cluster/, redis-sentinel/)
 set -euo pipefail
 
 # The package, and the versions validated against: the oldest the example supports (native
@@ -20,7 +21,7 @@ files=()
 for file in "$@"; do files+=("$(realpath "$file")"); done
 cd "$(dirname "$0")/.."
 if ((${#files[@]} == 0)); then
-    for file in config/kubernetes/*; do [[ -f "$file" ]] && files+=("$file"); done
+    for file in config/kubernetes/* config/kubernetes/*/*; do [[ -f "$file" ]] && files+=("$file"); done
 fi
 ((${#files[@]} > 0)) || { echo "no files to validate" >&2; exit 1; }
 

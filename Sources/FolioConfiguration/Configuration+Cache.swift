@@ -62,6 +62,19 @@ extension Configuration {
         /// `url` (or `FOLIO_REDIS_URL`, when the file sets none); the password may also come
         /// from `FOLIO_REDIS_PASSWORD`. Required with `store: redis`.
         public var url: RedisURL?
+        /// `cluster`: seed nodes of a Redis Cluster, instead of `url` (docs/SHARED-STORE.md,
+        /// "Redis Cluster"). All `redis://` or all `rediss://`, database 0.
+        public var cluster: [RedisURL] = []
+
+        /// `sentinel`: the sentinels of a Sentinel-managed primary, instead of `url`
+        /// (docs/SHARED-STORE.md, "Sentinel").
+        public var sentinel: SentinelSettings?
+
+        /// Whether the store is reached over TLS (`rediss://`).
+        public var usesTLS: Bool { url?.tls ?? cluster.first?.tls ?? sentinel?.nodes.first?.tls ?? false }
+
+        /// Whether a server, a cluster or sentinels are named.
+        public var isNamed: Bool { url != nil || !cluster.isEmpty || sentinel != nil }
         /// `keyPrefix`: before every key Folio writes. Default `folio:`.
         public var keyPrefix = "folio:"
         /// `connectTimeout`. Default `2s`.
@@ -97,6 +110,25 @@ extension Configuration {
         }
 
         public init() {}
+    }
+}
+
+/// `cache.redis.sentinel`: `{nodes: [redis://s1:26379, …], masterName: mymaster}`.
+public struct SentinelSettings: Sendable, Equatable {
+    /// The sentinels' URLs: their password (if any) is the data nodes' too, unless
+    /// `FOLIO_REDIS_PASSWORD` sets that; `FOLIO_REDIS_SENTINEL_PASSWORD` sets the sentinels'.
+    public var nodes: [RedisURL]
+    public var masterName: String
+    /// The sentinels' own password (`FOLIO_REDIS_SENTINEL_PASSWORD`, else the URLs').
+    public var sentinelPassword: String?
+    /// The data nodes' password (`FOLIO_REDIS_PASSWORD`, else the URLs').
+    public var password: String?
+
+    public init(nodes: [RedisURL], masterName: String, sentinelPassword: String? = nil, password: String? = nil) {
+        self.nodes = nodes
+        self.masterName = masterName
+        self.sentinelPassword = sentinelPassword
+        self.password = password
     }
 }
 

@@ -119,10 +119,22 @@ extension ConfigurationReader {
     mutating func sharedStore(
         _ cache: inout Configuration.CacheSettings, environment: [String: String]
     ) {
-        if cache.redis.url == nil, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
+        let named = [redisURLLocation, redisClusterLocation, redisSentinelLocation].compactMap { $0 }
+        if named.count > 1 {
+            report(
+                "name one of cache.redis.url, cache.redis.cluster and cache.redis.sentinel, not several", at: named[1])
+        }
+        if let password = environment["FOLIO_REDIS_PASSWORD"], !password.isEmpty {
+            cache.redis.sentinel?.password = password
+        }
+        if let password = environment["FOLIO_REDIS_SENTINEL_PASSWORD"], !password.isEmpty {
+            cache.redis.sentinel?.sentinelPassword = password
+        }
+        if !cache.redis.isNamed, named.isEmpty, let text = environment["FOLIO_REDIS_URL"], !text.isEmpty {
             do {
                 cache.redis.url = try RedisURL(text)
             } catch {
+                redisURLRefused = true
                 report(
                     "FOLIO_REDIS_URL: \(error.message)", at: ConfigLocation(path: "cache.redis.url", line: 1, column: 1)
                 )
@@ -133,10 +145,15 @@ extension ConfigurationReader {
         {
             cache.redis.url?.password = password
         }
+        if let password = environment["FOLIO_REDIS_PASSWORD"], !password.isEmpty {
+            for index in cache.redis.cluster.indices where cache.redis.cluster[index].password == nil {
+                cache.redis.cluster[index].password = password
+            }
+        }
         if cache.store == .redis { checkPEMFiles(cache.redis) }
-        guard cache.store == .redis, cache.redis.url == nil else { return }
+        guard cache.store == .redis, !cache.redis.isNamed, !redisURLRefused else { return }
         report(
-            "redis needs cache.redis.url (or FOLIO_REDIS_URL)",
+            "redis needs cache.redis.url (or FOLIO_REDIS_URL), cache.redis.cluster or cache.redis.sentinel",
             at: storeLocation ?? ConfigLocation(path: "cache.store", line: 1, column: 1))
     }
 
@@ -154,7 +171,7 @@ extension ConfigurationReader {
                 report("empty: name a PEM file \(holding), or leave it null", at: location(key))
             } else if let problem = PEMFile.problem(file: file, kind: kind) {
                 report("\(file): \(problem)", at: location(key))
-            } else if let url = redis.url, !url.tls {
+            } else if redis.isNamed, !redis.usesTLS {
                 report("\(key) is only used with TLS: the Redis URL is redis://, not rediss://", at: location(key))
             }
         }

@@ -100,13 +100,24 @@ extension ConfigurationReader {
         var redis = Configuration.RedisSettings()
         guard let fields = fields(entry) else { return redis }
         if let e = fields["url"], let text = nullableString(e), let text {
+            redisURLLocation = e.location
             do {
                 redis.url = try RedisURL(text)
             } catch {
+                redisURLRefused = true
                 report(error.message, at: e.location)
             }
         }
-        if let e = fields["keyPrefix"], let text = string(e) { redis.keyPrefix = text }
+        if let e = fields["cluster"] { redis.cluster = cluster(e) }
+        if let e = fields["sentinel"], !isNull(e.node) { redis.sentinel = sentinel(e) }
+        if let e = fields["keyPrefix"], let text = string(e) {
+            // A brace would make the prefix a key's hash tag: every key in one cluster slot.
+            if text.contains("{") || text.contains("}") {
+                report("keyPrefix must not contain '{' or '}' (they mark a Redis Cluster hash tag)", at: e.location)
+            } else {
+                redis.keyPrefix = text
+            }
+        }
         // 0 would fail every connect or command: Redis would never be available.
         if let e = fields["connectTimeout"], let d = positiveDuration(e) { redis.connectTimeout = d }
         if let e = fields["commandTimeout"], let d = positiveDuration(e) { redis.commandTimeout = d }
@@ -119,6 +130,57 @@ extension ConfigurationReader {
             }
         }
         return redis
+    }
+
+    /// `cache.redis.cluster`: seed URLs, all of one scheme, without a database (a cluster has only
+    /// database 0).
+    mutating func cluster(_ entry: ConfigEntry) -> [RedisURL] {
+        guard let items = strings(entry) else {
+            redisURLRefused = true
+            return []
+        }
+        var nodes: [RedisURL] = []
+        for (text, location) in items {
+            do {
+                let node = try RedisURL(text)
+                if node.database != 0, entry.location.path.hasSuffix("cluster") {
+                    report("a Redis Cluster has database 0 only: remove '/\(node.database)'", at: location)
+                }
+                nodes.append(node)
+            } catch {
+                redisURLRefused = true
+                report(error.message, at: location)
+            }
+        }
+        if Set(nodes.map(\.tls)).count > 1 {
+            report("the cluster's nodes are all redis:// or all rediss://", at: entry.location)
+        }
+        if !items.isEmpty, entry.location.path.hasSuffix("cluster") { redisClusterLocation = entry.location }
+        return nodes
+    }
+
+    /// `cache.redis.sentinel`: `nodes` (sentinel URLs, one scheme) and `masterName`, both required.
+    mutating func sentinel(_ entry: ConfigEntry) -> SentinelSettings? {
+        redisSentinelLocation = entry.location
+        guard let fields = fields(entry) else {
+            redisURLRefused = true
+            return nil
+        }
+        var nodes: [RedisURL] = []
+        if let e = fields["nodes"] { nodes = cluster(e) }
+        var masterName: String?
+        if let e = fields["masterName"] { masterName = string(e) }
+        if nodes.isEmpty || masterName == nil {
+            redisURLRefused = true
+            if fields["nodes"] == nil { report("sentinel needs nodes: the sentinels' URLs", at: fields.location) }
+            if fields["masterName"] == nil {
+                report("sentinel needs masterName: the name the sentinels monitor", at: fields.location)
+            }
+            return nil
+        }
+        return SentinelSettings(
+            nodes: nodes, masterName: masterName ?? "", sentinelPassword: nodes.first?.password,
+            password: nodes.first?.password)
     }
 
     /// `value` when it is at least `minimum`; otherwise reported.

@@ -69,6 +69,13 @@ struct ConfigurationReader {
     var cgroupRoot = "/"
     /// Where `cache.store` was read: a Redis store without a URL is reported there.
     var storeLocation: ConfigLocation?
+    /// Whether a Redis URL was given but refused (reported at its own position): a store that
+    /// lacks a URL because its URL is malformed is not reported twice.
+    var redisURLRefused = false
+    /// Where `cache.redis.url` and `cache.redis.cluster` were read: naming both is reported.
+    var redisURLLocation: ConfigLocation?
+    var redisClusterLocation: ConfigLocation?
+    var redisSentinelLocation: ConfigLocation?
     /// Every mapping read so far, for `reportUnknownKeys`.
     private(set) var mappings: [ConfigFields] = []
 

@@ -87,11 +87,17 @@ final class RESPHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 
-    /// A published message (RESP2 pushes are arrays whose first element is `message`).
+    /// A published message (RESP2 pushes are arrays whose first element is `message`, or
+    /// `smessage` for sharded pub/sub), or a cluster node's `sunsubscribe` when the channel's
+    /// slot moved away (the client never sends `SUNSUBSCRIBE`, so that one is never a reply).
     private static func isPush(_ value: RESPValue) -> Bool {
         guard case .array(let elements?) = value, let kind = elements.first?.bytes else { return false }
-        return kind == Array("message".utf8)
+        return pushKinds.contains(kind)
     }
+
+    private static let pushKinds: Set<[UInt8]> = [
+        Array("message".utf8), Array("smessage".utf8), Array("sunsubscribe".utf8),
+    ]
 
     private func failAll(_ error: RedisError) {
         while let reply = waiting.popFirst() { reply.fail(error) }

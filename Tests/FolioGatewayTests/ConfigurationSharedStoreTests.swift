@@ -45,8 +45,81 @@ struct ConfigurationSharedStoreTests {
         let problems = ConfigFixture.problems(Self.yaml("store: redis"))
         #expect(problems.count == 1)
         #expect(problems.first?.path == "cache.store")
-        #expect(problems.first?.message == "redis needs cache.redis.url (or FOLIO_REDIS_URL)")
+        #expect(
+            problems.first?.message
+                == "redis needs cache.redis.url (or FOLIO_REDIS_URL), cache.redis.cluster or cache.redis.sentinel")
         #expect(problems.first?.line == 2 && problems.first?.column == 3, "at the store key")
+    }
+
+    /// A malformed URL is its own problem: the store is not also said to lack one.
+    @Test func aMalformedURLIsReportedOnce() {
+        let problems = ConfigFixture.problems(Self.yaml("store: redis\nredis: { url: 'http://redis:6379' }"))
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.path == "cache.redis.url")
+        let fromEnvironment = ConfigFixture.problems(
+            Self.yaml("store: redis"), environment: ["FOLIO_REDIS_URL": "redis://"])
+        #expect(fromEnvironment.count == 1, "\(fromEnvironment)")
+        #expect(fromEnvironment.first?.message.hasPrefix("FOLIO_REDIS_URL:") == true)
+    }
+
+    /// `cluster`: seed URLs instead of `url` (docs/SHARED-STORE.md, "Redis Cluster").
+    @Test func aClusterIsNamedByItsSeeds() throws {
+        let configuration = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  cluster: [redis://r1:7000, 'redis://app@r2']"), file: "t.yaml",
+            environment: ["FOLIO_REDIS_PASSWORD": "from-secret"])
+        let redis = configuration.cache.redis
+        #expect(redis.url == nil)
+        #expect(
+            redis.cluster == [
+                RedisURL(host: "r1", port: 7000, password: "from-secret"),
+                RedisURL(host: "r2", password: "app"),
+            ])
+        let cases: [(String, String)] = [
+            ("redis:\n  url: redis://r:1\n  cluster: [redis://r1:7000]", "name one of cache.redis.url"),
+            ("redis:\n  cluster: [redis://r1:7000, rediss://r2:7000]", "all redis:// or all rediss://"),
+            ("redis:\n  cluster: [redis://r1:7000/2]", "database 0 only"),
+            ("redis:\n  cluster: [http://r1:7000]", "expected redis://"),
+            ("redis:\n  cluster: redis://r1:7000", "expected a list"),
+        ]
+        for (yaml, message) in cases {
+            let problems = ConfigFixture.problems(Self.yaml("store: redis\n" + yaml))
+            #expect(problems.count == 1, "\(yaml): \(problems)")
+            #expect(problems.first?.message.contains(message) == true, "\(problems)")
+        }
+        // FOLIO_REDIS_URL does not stand in for a cluster the file names.
+        let named = try ConfigurationLoader.parse(
+            yaml: Self.yaml("store: redis\nredis:\n  cluster: [redis://r1:7000]"), file: "t.yaml",
+            environment: ["FOLIO_REDIS_URL": "redis://other:1"])
+        #expect(named.cache.redis.url == nil)
+    }
+
+    /// `sentinel`: the sentinels and the name they monitor, with separate passwords for the
+    /// sentinels and the data nodes (docs/SHARED-STORE.md, "Sentinel").
+    @Test func sentinelsAreNamedWithTheirOwnPassword() throws {
+        let yaml = Self.yaml(
+            "store: redis\nredis:\n  sentinel: { nodes: ['redis://:shared@s1:26379', 'redis://s2:26379'], masterName: m }"
+        )
+        let plain = try ConfigurationLoader.parse(yaml: yaml, file: "t.yaml")
+        #expect(
+            plain.cache.redis.sentinel
+                == SentinelSettings(
+                    nodes: [RedisURL(host: "s1", port: 26379, password: "shared"), RedisURL(host: "s2", port: 26379)],
+                    masterName: "m", sentinelPassword: "shared", password: "shared"))
+        let separate = try ConfigurationLoader.parse(
+            yaml: yaml, file: "t.yaml",
+            environment: ["FOLIO_REDIS_PASSWORD": "data", "FOLIO_REDIS_SENTINEL_PASSWORD": "watch"])
+        #expect(separate.cache.redis.sentinel?.password == "data")
+        #expect(separate.cache.redis.sentinel?.sentinelPassword == "watch")
+        let cases: [(String, String)] = [
+            ("redis:\n  sentinel: { nodes: ['redis://s1:26379'] }", "sentinel needs masterName"),
+            ("redis:\n  sentinel: { masterName: m }", "sentinel needs nodes"),
+            ("redis:\n  url: redis://r:1\n  sentinel: { nodes: ['redis://s1:26379'], masterName: m }", "name one of"),
+        ]
+        for (yaml, message) in cases {
+            let problems = ConfigFixture.problems(Self.yaml("store: redis\n" + yaml))
+            #expect(problems.count == 1, "\(yaml): \(problems)")
+            #expect(problems.first?.message.contains(message) == true, "\(problems)")
+        }
     }
 
     @Test func theEnvironmentGivesTheURLAndThePassword() throws {
@@ -75,6 +148,7 @@ struct ConfigurationSharedStoreTests {
             ("redis: { commandTimeout: 0s }", "must be greater than 0"),
             ("redis: { connectTimeout: 0ms }", "must be greater than 0"),
             ("redis: { database: 1 }", "unknown key 'database'"),
+            ("redis: { keyPrefix: 'app{1}:' }", "keyPrefix must not contain '{' or '}'"),
             ("store: disk", "expected one of memory, redis"),
         ])
     func badValuesAreReported(cache: String, message: String) {

@@ -294,6 +294,30 @@ struct RedisSnapshotsTests {
         }
     }
 
+    /// A route's set of pointers holds its live pointers, not one member per key ever written:
+    /// under key churn (distinct query values) expired members leave it as other keys are
+    /// written, and a drop's scripts see only what is live.
+    @Test func aRoutesKeySetHoldsItsLivePointersOnly() async throws {
+        try await Self.withSnapshots { client, keys, snapshots in
+            let list = try Self.stored(2)
+            func key(_ n: Int) -> CacheKey {
+                CacheKey(route: "churn", upstreamURL: "http://upstream.test/churn?q=\(n)", varyValues: [])
+            }
+            for n in 0..<100 {
+                try await snapshots.write(list, for: key(n), expiry: .milliseconds(1), retention: .zero)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            for n in 100..<110 {
+                try await snapshots.write(list, for: key(n), expiry: .seconds(600), retention: .zero)
+            }
+            let members = try await client.send(["ZCARD", keys.routeKeys("churn")]).integer
+            #expect(members == 10, "only the live pointers are members")
+            let retired = try await snapshots.drops.dropPointers(route: "churn")
+            #expect(retired.count == 10)
+            #expect(try await client.send(["EXISTS", keys.routeKeys("churn")]).integer == 0)
+        }
+    }
+
     /// A drop of a route with many cache keys retires every snapshot its pointers named, in
     /// batched round trips (more snapshots than one batch holds), and nothing else.
     @Test func aDropRetiresEverySnapshotOfARouteWithManyKeys() async throws {
@@ -345,8 +369,7 @@ struct RedisSnapshotsTests {
             try await snapshots.retire(retired, retention: .zero, atMilliseconds: dropAt, sparingRefilled: true)
             #expect(try await snapshots.newestToken(for: Self.key) == v1.token)
             #expect(try await snapshots.read(Self.key, token: v1.token)?.token == v1.token)
-            try await snapshots.supersede(
-                RedisSnapshotKeys.hash(Self.key), token: v1.token, retention: .zero, atMilliseconds: dropAt)
+            try await snapshots.supersede(Self.key, token: v1.token, retention: .zero, atMilliseconds: dropAt)
             #expect(try await snapshots.read(Self.key, token: v1.token) == nil)
 
             // Refilled, then superseded by another list, when a late retire comes.

@@ -183,6 +183,63 @@ struct SharedSnapshotStoreTests {
         }
     }
 
+    /// A fill lock is a short lease its filler renews while it works, not the fill's whole
+    /// timeout: a replica killed mid-fill held everyone else for that timeout (35 s with the
+    /// defaults) before.
+    @Test func aFillLockIsALeaseRenewedWhileTheFillWorks() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            let (go, letGo) = AsyncStream<Void>.makeStream()
+            let filling = Task {
+                try await store.fillOnce(Self.key, timeout: .seconds(60)) {
+                    for await _ in go { break }
+                    let snapshot = try snapshot(try stored("v1"), in: store)
+                    _ = await store.install(snapshot, for: Self.key, retention: .zero, staleFor: .zero)
+                    return TestFill.stored(snapshot)
+                }
+            }
+            try #require(
+                try await eventually(
+                    timeout: .seconds(60), asking: { try await redis.locks.lockOwner(Self.key) != nil }))
+            let owner = try await redis.locks.lockOwner(Self.key)
+            let ttl = try #require(try await redis.client.send(["PTTL", redis.keys.lock(Self.key)]).integer)
+            #expect(ttl <= FillLock.lease.milliseconds, "a lease, not the fill's timeout")
+            // A renewal moves the expiry forward: the lease left grows again, under the same owner.
+            var least = ttl
+            let renewed = try await eventually(timeout: .seconds(30)) {
+                let left = try #require(try await redis.client.send(["PTTL", redis.keys.lock(Self.key)]).integer)
+                defer { least = min(least, left) }
+                guard left > least else { return false }
+                return try await redis.locks.lockOwner(Self.key) == owner
+            }
+            #expect(renewed, "renewed while the fill works")
+            letGo.yield()
+            letGo.finish()
+            _ = try await filling.value
+            try #require(
+                try await eventually(
+                    timeout: .seconds(10), asking: { try await redis.locks.lockOwner(Self.key) == nil }),
+                "released, and no longer renewed")
+        }
+    }
+
+    /// A filler that died holding the lock (its lease is not renewed) holds its waiters for the
+    /// lease only: one of them takes the lock and fills.
+    @Test func theWaitersOfAFillerThatDiedTakeOverWhenItsLeaseLapses() async throws {
+        try await RedisServer.with { server in
+            let (store, redis) = try store(server)
+            #expect(try await redis.locks.lock(Self.key, owner: "replica-killed-mid-fill", expiry: FillLock.lease))
+            let coordinated = try await store.fillOnce(Self.key, timeout: .seconds(600)) {
+                let snapshot = try snapshot(try stored("v1"), in: store)
+                return TestFill.stored(snapshot)
+            }
+            guard case .filled = coordinated else {
+                Issue.record("the waiter did not take over: \(coordinated)")
+                return
+            }
+        }
+    }
+
     /// A drop Redis refused (an error answer leaves the store available) is kept and sent
     /// later; until then the replica does not load from Redis the list it dropped.
     @Test func aDropRedisRefusedIsReplayedAndItsListNotLoadedMeanwhile() async throws {
@@ -312,7 +369,7 @@ struct SharedSnapshotStoreTests {
             // the output limit set here, so Redis closes the connection instead of answering.
             let setup = RedisClient(server.configuration())
             try await setup.send(["SET", "t:large-pointer", String(repeating: "x", count: 2 << 20)])
-            try await setup.send(["SADD", redis.keys.routeKeys("large"), "t:large-pointer"])
+            try await setup.send(["ZADD", redis.keys.routeKeys("large"), "1", "t:large-pointer"])
             try await setup.send(["CONFIG", "SET", "client-output-buffer-limit", "normal 1mb 0 0"])
 
             #expect(await !store.dropSync.replay())

@@ -88,7 +88,7 @@ public struct RedisServer: Sendable {
     /// exits, but its readiness check would reach the first).
     private static let ports = Atomic<Int>(Int.random(in: 0..<10_000))
 
-    private static func nextPort() -> Int {
+    static func nextPort() -> Int {
         20_000 + ports.wrappingAdd(1, ordering: .relaxed).oldValue % 12_768
     }
 

@@ -179,6 +179,22 @@ public final class MemorySnapshotStore: SnapshotStore {
         }
     }
 
+    /// The bound, in bytes.
+    public var maxBytes: Int { state.withLock { $0.maxBytes } }
+
+    /// Counts `bytes` of memory held outside the store (a list being loaded into it) against
+    /// the bound, evicting to make room; `unreserve` gives them back.
+    public func reserve(_ bytes: Int) {
+        state.withLock { state in
+            state.bytes += bytes
+            evict(&state, keeping: nil)
+        }
+    }
+
+    public func unreserve(_ bytes: Int) {
+        state.withLock { $0.bytes -= bytes }
+    }
+
     /// Changes the bound (a reloaded `cache.maxBytes`), evicting at once if it shrank.
     public func setMaxBytes(_ maxBytes: Int) {
         state.withLock { state in

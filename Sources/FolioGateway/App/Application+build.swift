@@ -43,7 +43,7 @@ public struct FolioServer: Sendable {
 /// key that does not parse, or a key that is not its certificate's. `folio serve` checks them
 /// before it builds, and `folio validate` reports them, each as a problem of `file` at the key.
 public func startupProblems(_ configuration: Configuration, file: String) -> [ConfigurationProblem] {
-    guard configuration.cache.store == .redis, configuration.cache.redis.url?.tls == true else { return [] }
+    guard configuration.cache.store == .redis, configuration.cache.redis.usesTLS else { return [] }
     do {
         _ = try SharedSnapshotStore.tls(configuration.cache.redis)
         return []

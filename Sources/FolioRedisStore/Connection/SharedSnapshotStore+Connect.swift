@@ -10,11 +10,12 @@ extension SharedSnapshotStore {
         to topology: RedisTopology, keys: RedisSnapshotKeys, local: MemorySnapshotStore, metrics: any StoreMetrics,
         logger: Logger, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) -> (SharedSnapshotStore, SharedStoreService) {
+        let (client, subscriber) = topology.connect(channel: keys.events)
         let store = SharedSnapshotStore(
-            local: local, redis: RedisSnapshots(client: topology.client(), keys: keys),
+            local: local, redis: RedisSnapshots(client: client, keys: keys),
             health: StoreHealth(logger: logger, metrics: metrics, now: now), logger: logger, now: now)
         // Drops published while the subscription is down are not heard: when it is back, the
         // store checks its local copies against Redis (`resubscribed`).
-        return (store, SharedStoreService(store: store, subscriber: topology.subscriber(channel: keys.events)))
+        return (store, SharedStoreService(store: store, subscriber: subscriber))
     }
 }

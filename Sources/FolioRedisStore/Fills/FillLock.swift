@@ -5,16 +5,23 @@ import Logging
 import Synchronization
 
 /// One fill for all replicas (docs/SHARED-STORE.md, "One fill for all replicas"): a lock per
-/// cache key in Redis (`SET NX PX`, released by compare-and-delete) whose expiry is the fill's
-/// timeout. The replica holding it fetches; the others wait for its `stored` event (or look
-/// again every 200 ms) and load what it stored. When the filler fails, its waiters read why
-/// and answer with that error; when it stored nothing shareable, or its lock expired, one of
+/// cache key in Redis (`SET NX PX`, released by compare-and-delete) with a short lease
+/// (`lease`) that the filler renews while it works, for at most the fill's timeout. The
+/// replica holding it fetches; the others wait for its `stored` event (or look again every
+/// 200 ms) and load what it stored. When the filler fails, its waiters read why and answer
+/// with that error; when it stored nothing shareable, or it died (its lease lapsed), one of
 /// them takes the lock and fills.
 ///
 /// Generic over what a fill gives (`FillOutcome`): the outcome says what it tells the waiters.
 final class FillLock: Sendable {
     /// How often a waiter looks again without an event.
     static let pollInterval = Duration.milliseconds(200)
+    /// How long a fill lock lasts unless its filler renews it: how long the waiters of a filler
+    /// that died wait before one of them takes over.
+    static let lease = Duration.milliseconds(1500)
+    /// How often a filler renews its lease: three times per lease, so one late renewal loses
+    /// nothing.
+    static let renewal = Duration.milliseconds(500)
 
     /// The route's shared drop generation when the fill running in this task took its key's
     /// lock; nil outside such a fill. Only such a fill's list is copied to Redis (`share`).
@@ -34,12 +41,13 @@ final class FillLock: Sendable {
 
     /// Runs `fill` when this replica is the one to fill `key` now; otherwise waits for the
     /// replica that is, and returns what it stored (or how it failed). `timeout` bounds the
-    /// fill (the lock's expiry, should this replica die while holding it).
+    /// fill: the lease is renewed for that long at most, and a waiter waits that long for one
+    /// holder.
     func coordinate<Outcome: FillOutcome>(
         _ key: CacheKey, shape: RouteShape, timeout: Duration, fill: @escaping @Sendable () async throws -> Outcome
     ) async throws -> LockedFill<Outcome> {
         let hash = RedisSnapshotKeys.hash(key)
-        // Long enough for one filler's lock to end (it expires after `timeout`); moved on for
+        // Long enough for one filler's fill to end (it renews its lease for `timeout`); moved on for
         // each new holder, so the waiters of a filler that died wait for the replica that took
         // over instead of all fetching once their first deadline passed.
         var deadline = context.clock.now() + timeout + .seconds(1)
@@ -62,19 +70,20 @@ final class FillLock: Sendable {
                 // Read before the fetch: a drop that reaches Redis after this keeps the list
                 // this fill fetches from becoming newest there.
                 dropGeneration = try await context.redis.drops.dropGeneration(route: key.route)
-                locked = try await context.redis.locks.lock(key, owner: owner, expiry: timeout)
+                locked = try await context.redis.locks.lock(key, owner: owner, expiry: Self.lease)
             } catch {
                 context.health.failed(.lock, error)
                 break
             }
             if locked {
+                let held = Held(owner: owner, renewing: renew(key, owner: owner, longest: timeout))
                 // A filler may have stored and released between the look above and the lock.
                 if let shared = await storedMeanwhile(key, before: before, shape: shape) {
-                    await release(key, owner: owner, hash: hash, failure: nil)
+                    await release(key, held, hash: hash, failure: nil)
                     return .shared(shared, waited: waited)
                 }
                 return try await Self.$fillDropGeneration.withValue(dropGeneration) {
-                    try await lead(key, owner: owner, hash: hash, fill: fill)
+                    try await lead(key, held, hash: hash, fill: fill)
                 }
             }
 
@@ -157,13 +166,13 @@ final class FillLock: Sendable {
     /// starts copying the list to Redis; this replica's requesters are answered at once, and the
     /// lock is released once the copy is written and announced.
     private func lead<Outcome: FillOutcome>(
-        _ key: CacheKey, owner: String, hash: String, fill: @Sendable () async throws -> Outcome
+        _ key: CacheKey, _ held: Held, hash: String, fill: @Sendable () async throws -> Outcome
     ) async throws -> LockedFill<Outcome> {
         let outcome: Outcome
         do {
             outcome = try await fill()
         } catch {
-            await release(key, owner: owner, hash: hash, failure: Outcome.failure(error))
+            await release(key, held, hash: hash, failure: Outcome.failure(error))
             throw error
         }
         // Nothing shared after an answer that may not be: every waiter fills for itself, at once.
@@ -176,14 +185,43 @@ final class FillLock: Sendable {
         let write = takeWrite(key)
         Task {
             await write?.value
-            await release(key, owner: owner, hash: hash, failure: failure, unshared: unshared)
+            await release(key, held, hash: hash, failure: failure, unshared: unshared)
         }
         return .filled(outcome)
     }
 
+    /// A fill lock this replica holds: its owner name, and the task renewing its lease.
+    private struct Held {
+        var owner: String
+        var renewing: Task<Void, Never>
+    }
+
+    /// Renews `key`'s lease every `renewal` while `owner` holds it (taking it again if a stall
+    /// let it lapse and nobody took it), for at most `longest` (the fill's timeout: a fill that
+    /// hangs past it lets the others take over); cancelled, and awaited, before the lock is
+    /// released. A failed renewal is tried again at the next turn: the lease outlives two.
+    private func renew(_ key: CacheKey, owner: String, longest: Duration) -> Task<Void, Never> {
+        let turns = Int(longest / Self.renewal) + 1
+        let locks = context.redis.locks
+        return Task {
+            for _ in 0..<turns {
+                guard (try? await Task.sleep(for: Self.renewal)) != nil else { return }
+                do throws(RedisError) {
+                    guard try await locks.renew(key, owner: owner, expiry: Self.lease) else { return }
+                } catch {
+                    continue
+                }
+            }
+        }
+    }
+
     private func release(
-        _ key: CacheKey, owner: String, hash: String, failure: FillFailure?, unshared: Bool = false
+        _ key: CacheKey, _ held: Held, hash: String, failure: FillFailure?, unshared: Bool = false
     ) async {
+        // A renewal still on its way could take the lock again after the unlock: it ends first.
+        held.renewing.cancel()
+        await held.renewing.value
+        let owner = held.owner
         do {
             if let failure {
                 try await context.redis.locks.recordFailure(

@@ -5,8 +5,10 @@ import Logging
 /// Loads snapshots from Redis into the local layer (docs/SHARED-STORE.md, "Any replica answers
 /// any token"): a key's newest, or a retained one for a pinned link, indexed again and checked
 /// against its token (a mismatch is a miss, counted and logged). Concurrent requests share one
-/// load. A load installs its list only if no drop of its route came since it began (the
-/// route's drop generation, read by the caller before asking).
+/// load, and one read of a list's bytes (`reads`: a key's newest loaded for a request and for a
+/// fill's waiter at once is read once); reads are counted against the local bound while they
+/// run (`LoadBudget`). A load installs its list only if no drop of its route came since it
+/// began (the route's drop generation, read by the caller before asking).
 final class SnapshotLoader: Sendable {
     /// A key's newest token in Redis with its freshness.
     struct Newest: Equatable {
@@ -16,11 +18,15 @@ final class SnapshotLoader: Sendable {
 
     let context: StoreContext
     let local: MemorySnapshotStore
-    private let inFlight = LoadsInFlight()
+    private let inFlight = LoadsInFlight<Snapshot?>()
+    /// Reads of one snapshot's bytes in flight, by cache key and token.
+    private let reads = LoadsInFlight<Result<Snapshot?, RedisError>>()
+    let budget: LoadBudget
 
     init(context: StoreContext, local: MemorySnapshotStore) {
         self.context = context
         self.local = local
+        budget = LoadBudget(local: local)
     }
 
     /// The newest snapshot Redis holds for `key`, installed locally (the held one renewed when
@@ -44,6 +50,28 @@ final class SnapshotLoader: Sendable {
     /// Loads from Redis in flight (tests wait for one to start).
     var loadsInFlight: Int { inFlight.count }
 
+    /// Reads of a snapshot's bytes in flight (tests).
+    var readsInFlight: Int { reads.count }
+
+    /// `key`'s snapshot with `token` read from Redis and built as this replica serves it, once
+    /// for all who ask at the same time, within the budget; nil when Redis does not hold all of
+    /// it or it fails its check.
+    private func read(_ key: CacheKey, token: String, shape: RouteShape) async throws(RedisError) -> Snapshot? {
+        try await reads.run("\(RedisSnapshotKeys.hash(key)):\(token)") { [self] in
+            let ticket = LoadTicket(budget)
+            defer { ticket.release() }
+            do throws(RedisError) {
+                guard
+                    let stored = try await context.redis.read(
+                        key, token: token, admitting: { await ticket.admit(listBytes: $0) })
+                else { return .success(nil) }
+                return .success(await build(stored, shape: shape))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
     private func loadNewest(_ key: CacheKey, shape: RouteShape, since generation: Int) async -> Snapshot? {
         do {
             guard let newest = try await newest(key) else { return nil }
@@ -59,7 +87,7 @@ final class SnapshotLoader: Sendable {
     /// under another cache key is another route's, path's or partition's list.
     private func loadRetained(_ key: CacheKey, token: String, shape: RouteShape) async -> Snapshot? {
         do {
-            guard let stored = try await context.redis.read(key, token: token) else {
+            guard let snapshot = try await read(key, token: token, shape: shape) else {
                 // Absent, or held with items that do not give the token (torn, tampered): the
                 // latter is a miss that is logged and counted like a current list's
                 // (docs/SHARED-STORE.md, "Integrity").
@@ -67,7 +95,6 @@ final class SnapshotLoader: Sendable {
                 return nil
             }
             let superseded = try await context.redis.superseded(key, token: token)
-            let snapshot = await build(stored, shape: shape)
             let now = context.clock.now()
             let supersededAt =
                 superseded.map { context.clock.instant(ofMilliseconds: $0.atMilliseconds, now: now) } ?? now
@@ -126,16 +153,15 @@ final class SnapshotLoader: Sendable {
             let renewed = context.clock.renewed(kept, by: newest.freshness)
             return install(renewed, for: key, shape: shape, since: generation) ? renewed : nil
         }
-        guard let stored = try await context.redis.read(key, token: newest.token) else {
+        guard let snapshot = try await read(key, token: newest.token, shape: shape) else {
             refused(key, token: newest.token)
             // Its keys go, so the fill that follows writes the list whole instead of only
             // renewing the expiry of a bad part (a refill of the same list has the same token).
             try? await context.redis.supersede(
-                RedisSnapshotKeys.hash(key), token: newest.token, retention: .zero,
+                key, token: newest.token, retention: .zero,
                 atMilliseconds: context.clock.wallClock())
             return nil
         }
-        let snapshot = await build(stored, shape: shape)
         return install(snapshot, for: key, shape: shape, since: generation) ? snapshot : nil
     }
 

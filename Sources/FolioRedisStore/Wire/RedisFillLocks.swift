@@ -4,16 +4,16 @@ import FolioRedis
 /// The one-fill-for-all-replicas lock of each cache key (docs/SHARED-STORE.md, "One fill for
 /// all replicas"), and what a fill that held it tells the replicas that waited.
 public struct RedisFillLocks: Sendable {
-    public let client: RedisClient
+    public let client: any RedisCommands
     public let keys: RedisSnapshotKeys
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+    public init(client: any RedisCommands, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }
 
-    /// Takes `key`'s fill lock for `expiry` (the fill's timeout) under `owner`, unless another
-    /// replica holds it.
+    /// Takes `key`'s fill lock for `expiry` (a short lease, renewed with `renew` while the fill
+    /// works) under `owner`, unless another replica holds it.
     public func lock(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) -> Bool {
         let reply = try await client.send([
             "SET", keys.lock(key), owner, "NX", "PX", String(RedisSnapshots.milliseconds(expiry)),
@@ -26,6 +26,25 @@ public struct RedisFillLocks: Sendable {
     public func unlock(_ key: CacheKey, owner: String) async throws(RedisError) {
         try await client.send(["EVAL", Self.unlockScript, "1", keys.lock(key), owner])
     }
+
+    /// Extends `key`'s fill lock to `expiry` from now if `owner` still holds it, or takes it
+    /// again if nobody does (a renewal a stalled process sent late: no other replica took over,
+    /// so the fill that is still running keeps the key); whether `owner` holds it now.
+    public func renew(_ key: CacheKey, owner: String, expiry: Duration) async throws(RedisError) -> Bool {
+        try await client.send([
+            "EVAL", Self.renewScript, "1", keys.lock(key), owner, String(RedisSnapshots.milliseconds(expiry)),
+        ]).integer == 1
+    }
+
+    static let renewScript = """
+        local holder = redis.call('GET', KEYS[1])
+        if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+        if not holder then
+            redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+            return 1
+        end
+        return 0
+        """
 
     static let unlockScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end

@@ -1,14 +1,15 @@
 import FolioEngine
 import FolioRedis
+import Foundation
 
 /// A route's drops in Redis (docs/SHARED-STORE.md, "Drops reach every replica"): its shared
 /// drop generation, which every drop moves and a fill's write checks, and the drop itself,
 /// which removes the newest pointer of every key of the route.
 public struct RedisRouteDrops: Sendable {
-    public let client: RedisClient
+    public let client: any RedisCommands
     public let keys: RedisSnapshotKeys
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+    public init(client: any RedisCommands, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }
@@ -19,13 +20,13 @@ public struct RedisRouteDrops: Sendable {
         try Self.dropGeneration(try await client.send(["GET", keys.dropGeneration(route)]))
     }
 
-    /// The shared drop generations of `routes`, in their order, in one round trip (`MGET`).
+    /// The shared drop generations of `routes`, in their order, in one round trip (a pipeline of
+    /// `GET`s: each route's generation has its own hash tag, so one `MGET` would span slots).
     public func dropGenerations(routes: [String]) async throws(RedisError) -> [Int64] {
         guard !routes.isEmpty else { return [] }
-        let reply = try await client.send(["MGET"] + routes.map { keys.dropGeneration($0) })
-        guard case .array(let values?) = reply, values.count == routes.count else {
-            throw RedisError.unexpectedReply("MGET answered \(reply)")
-        }
+        let values = try await client.pipeline(routes.map { ["GET", keys.dropGeneration($0)].bytes })
+        guard values.count == routes.count else { throw RedisError.unexpectedReply("\(values.count) replies") }
+        try RedisSnapshots.check(values)
         var generations: [Int64] = []
         for value in values { generations.append(try Self.dropGeneration(value)) }
         return generations
@@ -40,20 +41,35 @@ public struct RedisRouteDrops: Sendable {
 
     /// Removes the newest pointer of every key of `route` (a purge, an unsafe method's 2xx) and
     /// moves its drop generation; returns the snapshots they pointed at, for `retire`.
-    /// One round trip: once it returns, no replica loads the route's dropped lists as newest.
+    ///
+    /// The first script moves the generation and takes the route's set of live pointers aside
+    /// (a rename: fills that point after it start a new set), then each script deletes at most
+    /// `pointersPerScript` of the pointers taken, so no script blocks Redis for long however
+    /// many keys the route has. Once it returns, no replica loads the route's dropped lists as
+    /// newest; fills that read the generation before it never point at theirs.
     public func dropPointers(route: String) async throws(RedisError) -> [RedisSnapshots.RetiredSnapshot] {
-        let reply = try await client.send([
-            "EVAL", Self.dropScript, "2", keys.routeKeys(route), keys.dropGeneration(route),
-            String(RedisSnapshots.milliseconds(Self.dropGenerationExpiry)),
-        ])
-        guard case .array(let values?) = reply, values.count.isMultiple(of: 2) else {
-            throw RedisError.unexpectedReply("\(reply)")
-        }
-        return stride(from: 0, to: values.count, by: 2).compactMap { pair in
-            guard let name = values[pair].string, let token = values[pair + 1].string,
-                let owner = keys.keyHash(ofNewest: name)
-            else { return nil }
-            return RedisSnapshots.RetiredSnapshot(keyHash: owner, token: token)
+        let drain = keys.routeDrain(route, drop: UUID().uuidString)
+        var retired: [RedisSnapshots.RetiredSnapshot] = []
+        var first = true
+        while true {
+            let reply = try await client.send([
+                "EVAL", Self.dropScript, "3", keys.routeKeys(route), keys.dropGeneration(route), drain,
+                String(RedisSnapshots.milliseconds(Self.dropGenerationExpiry)), first ? "1" : "0",
+                String(Self.pointersPerScript),
+            ])
+            first = false
+            guard case .array(let values?) = reply, let more = values.first?.integer,
+                values.count % 2 == 1
+            else {
+                throw RedisError.unexpectedReply("\(reply)")
+            }
+            for pair in stride(from: 1, to: values.count, by: 2) {
+                guard let name = values[pair].string, let token = values[pair + 1].string,
+                    let owner = keys.keyHash(ofNewest: name, route: route)
+                else { continue }
+                retired.append(RedisSnapshots.RetiredSnapshot(route: route, keyHash: owner, token: token))
+            }
+            if more == 0 { return retired }
         }
     }
 
@@ -69,21 +85,35 @@ public struct RedisRouteDrops: Sendable {
     /// it writes.
     static let dropGenerationExpiry = Duration.seconds(7 * 24 * 3600)
 
-    /// Moves the drop generation `KEYS[2]` (expiring after `ARGV[1]` ms), deletes every newest key listed
-    /// in the set `KEYS[1]` and the set; returns each deleted key's name and token, in turn.
+    /// Pointers one drop script deletes at most: a few hundred small keys, well under a
+    /// millisecond of Redis's time.
+    static let pointersPerScript = 256
+
+    /// With `ARGV[2]` = 1 (a drop's first script): moves the drop generation `KEYS[2]` (expiring
+    /// after `ARGV[1]` ms) and renames the route's set `KEYS[1]` to the drop's own `KEYS[3]`.
+    /// Then deletes up to `ARGV[3]` of the newest keys in `KEYS[3]` (sparing those a fill pointed
+    /// again since: they are in the new `KEYS[1]`) and takes them out of it;
+    /// returns whether any are left (1 or 0), then each deleted key's name and token, in turn.
     static let dropScript = """
-        redis.call('INCR', KEYS[2])
-        redis.call('PEXPIRE', KEYS[2], ARGV[1])
-        local pointed = {}
-        for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-            local token = redis.call('GET', name)
-            if token then
-                table.insert(pointed, name)
-                table.insert(pointed, token)
-            end
-            redis.call('DEL', name)
+        if ARGV[2] == '1' then
+            redis.call('INCR', KEYS[2])
+            redis.call('PEXPIRE', KEYS[2], ARGV[1])
+            if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('RENAME', KEYS[1], KEYS[3]) end
         end
-        redis.call('DEL', KEYS[1])
-        return pointed
+        local names = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[3]) - 1)
+        local reply = {0}
+        for _, name in ipairs(names) do
+            if not redis.call('ZSCORE', KEYS[1], name) then
+                local token = redis.call('GET', name)
+                if token then
+                    table.insert(reply, name)
+                    table.insert(reply, token)
+                end
+                redis.call('DEL', name)
+            end
+        end
+        if #names > 0 then redis.call('ZREM', KEYS[3], unpack(names)) end
+        if redis.call('EXISTS', KEYS[3]) == 1 then reply[1] = 1 end
+        return reply
         """
 }

@@ -60,6 +60,10 @@ public enum RedisSnapshotCodec {
         min(max(0, milliseconds ?? 0), Int64(1 << 31) * 1000)
     }
 
+    /// The size of the list a metadata record claims (what reading it back holds in memory,
+    /// a few times over), or nil when the record is not Folio's.
+    public static func listBytes(_ meta: [UInt8]) -> Int? { decodeMeta(meta)?.bytes }
+
     /// The metadata and the parts of `stored`.
     public static func encode(_ stored: StoredList, partBytes: Int = partBytes) -> (meta: [UInt8], parts: [[UInt8]]) {
         var body: [UInt8] = [UInt8(ascii: "[")]

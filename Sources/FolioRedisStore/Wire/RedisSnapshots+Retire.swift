@@ -5,16 +5,19 @@ import FolioRedis
 /// deleted: after a newer list of its key (`write`), a drop (`RedisRouteDrops.drop`), or a
 /// failed check.
 extension RedisSnapshots {
-    /// Keeps the snapshot with `token` of the cache key hashed as `keyHash` for `retention` only
-    /// (zero: deletes it), marking when it was superseded.
+    /// Keeps `key`'s snapshot with `token` for `retention` only (zero: deletes it), marking
+    /// when it was superseded.
     public func supersede(
-        _ keyHash: String, token: String, retention: Duration, atMilliseconds now: Int64
+        _ key: CacheKey, token: String, retention: Duration, atMilliseconds now: Int64
     ) async throws(RedisError) {
-        try await retire([RetiredSnapshot(keyHash: keyHash, token: token)], retention: retention, atMilliseconds: now)
+        try await retire(
+            [RetiredSnapshot(route: key.route, keyHash: RedisSnapshotKeys.hash(key), token: token)],
+            retention: retention, atMilliseconds: now)
     }
 
-    /// A snapshot no newest pointer names any more: its cache key's hash and its token.
+    /// A snapshot no newest pointer names any more: its route, its cache key's hash and its token.
     public struct RetiredSnapshot: Sendable, Equatable {
+        public var route: String
         public var keyHash: String
         public var token: String
     }
@@ -35,7 +38,9 @@ extension RedisSnapshots {
             var reads: [[[UInt8]]] = []
             for snapshot in batch {
                 reads.append(["GET", keys.meta(snapshot.keyHash, token: snapshot.token)].bytes)
-                if sparingRefilled { reads.append(["GET", keys.newest(keyHash: snapshot.keyHash)].bytes) }
+                if sparingRefilled {
+                    reads.append(["GET", keys.newest(route: snapshot.route, keyHash: snapshot.keyHash)].bytes)
+                }
             }
             let replies = try await client.pipeline(reads)
             try Self.check(replies)

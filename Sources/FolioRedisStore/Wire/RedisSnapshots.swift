@@ -8,13 +8,13 @@ import FolioRedis
 /// one that fails its token check and counts as absent). Every key gets an expiry: a current
 /// snapshot's lasts as long as it can be served, a superseded one's `snapshotRetention`.
 public struct RedisSnapshots: Sendable {
-    public let client: RedisClient
+    public let client: any RedisCommands
     public let keys: RedisSnapshotKeys
     /// Parts sent in one round trip (a pipeline): 4 × 4 MiB keeps one batch well inside a
     /// command timeout while saving a round trip per part.
     static let partsPerBatch = 4
 
-    public init(client: RedisClient, keys: RedisSnapshotKeys) {
+    public init(client: any RedisCommands, keys: RedisSnapshotKeys) {
         self.client = client
         self.keys = keys
     }
@@ -27,7 +27,7 @@ public struct RedisSnapshots: Sendable {
 
     /// Tells every replica (subscribed to `keys.events`) about `payload`.
     public func publish(_ payload: [UInt8]) async throws(RedisError) {
-        try await client.send([Array("PUBLISH".utf8), Array(keys.events.utf8), payload])
+        try await client.publish(keys.events, payload)
     }
 
     /// Writes `stored` and makes it `key`'s newest snapshot; its keys expire after `expiry`. A
@@ -90,22 +90,33 @@ public struct RedisSnapshots: Sendable {
         guard pointed == 1 else { return false }
         if let previous = values.dropFirst().first?.string, previous != stored.token {
             try await supersede(
-                owner, token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
+                key, token: previous, retention: retention, atMilliseconds: stored.storedAtMilliseconds)
         }
         return true
     }
 
     /// Unless `ARGV[3]` is set and differs from the route's drop generation `KEYS[3]` (then returns
-    /// `{0}`): points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, remembers it in the
-    /// route's set `KEYS[2]` (whose expiry only grows), and returns `{1, token pointed at before}`.
+    /// `{0}`): points `KEYS[1]` (a newest key) at `ARGV[1]` for `ARGV[2]` ms, scores it in the
+    /// route's sorted set `KEYS[2]` by when it expires (Redis's clock), and returns `{1, token
+    /// pointed at before}`. The set holds the route's live pointers only: each write removes at
+    /// most `trimPerWrite` members whose pointer has expired, so the set stays within the live
+    /// pointers plus what expired since the last writes, and the script's work is bounded.
     static let pointScript = """
         if ARGV[3] ~= '' and (redis.call('GET', KEYS[3]) or '0') ~= ARGV[3] then return {0} end
+        local time = redis.call('TIME')
+        local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
         local old = redis.call('GET', KEYS[1])
         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-        redis.call('SADD', KEYS[2], KEYS[1])
+        redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), KEYS[1])
+        local dead = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, \(trimPerWrite))
+        if #dead > 0 then redis.call('ZREM', KEYS[2], unpack(dead)) end
         if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
         return {1, old}
         """
+
+    /// Expired members a write removes from its route's set at most: more than the one it adds,
+    /// so expired members never pile up, and few enough to keep the script short.
+    static let trimPerWrite = 16
 
     /// The newest token Redis holds for `key`, if any.
     public func newestToken(for key: CacheKey) async throws(RedisError) -> String? {
@@ -130,9 +141,20 @@ public struct RedisSnapshots: Sendable {
     /// it fails its token check. Parts come in batches of `partsPerBatch`, the next batch on
     /// its way while the current one is indexed.
     public func read(_ key: CacheKey, token: String) async throws(RedisError) -> StoredList? {
+        try await read(key, token: token, admitting: { _ in })
+    }
+
+    /// `read`, calling `admit` with the size of the list its metadata claims before anything
+    /// is allocated for it (the loader counts loads in flight against the local bound).
+    func read(
+        _ key: CacheKey, token: String, admitting admit: (Int) async -> Void
+    ) async throws(RedisError) -> StoredList? {
         let owner = RedisSnapshotKeys.hash(key)
         guard let meta = try await client.send(["GET", keys.meta(owner, token: token)]).bytes,
-            var decoder = RedisSnapshotCodec.Decoder(meta: meta),
+            let bytes = RedisSnapshotCodec.listBytes(meta)
+        else { return nil }
+        await admit(bytes)
+        guard var decoder = RedisSnapshotCodec.Decoder(meta: meta),
             decoder.token == token
         else { return nil }
         let batches = stride(from: 0, to: decoder.parts, by: Self.partsPerBatch).map {
