@@ -12,8 +12,13 @@
 #     AsyncHTTPClient program that streams the same body and discards it, and curl
 #     (informational); Folio's RSS growth at the peak and at rest against the body size, for a
 #     Content-Length upstream and (beside) a chunked one.
+#  3. Refill memory: the same list on a route whose entry expires after 1 s, from an nginx
+#     server without validators (each refill downloads and indexes the whole body): Folio's
+#     RSS growth over its start at the peak of the first fill, at rest after it, at the peak of
+#     a refill (the old list held meanwhile; peak reset before it) and at rest after the
+#     refill, against the body size. No other server: `refill` mode needs only folio.
 #
-# Usage: scripts/bench-gateway.sh [throughput|fill|all|COMPARISON]   (default: all)
+# Usage: scripts/bench-gateway.sh [throughput|fill|refill|all|COMPARISON]   (default: all)
 #   COMPARISON runs one of the other comparisons of BENCHMARKS.md's table alone, with the
 #   release folio: compress, query, stall, crawl, cache-bound, shared-store, tracing, bombs.
 # Environment: ROUNDS (3), DURATION (10s), FILL_ROUNDS (5), WORK (/tmp/folio-bench),
@@ -40,9 +45,9 @@ case "$MODE" in
         esac
         exec "$ROOT/scripts/$script.sh" "$FOLIO"
         ;;
-    throughput | fill | all) ;;
+    throughput | fill | refill | all) ;;
     *)
-        echo "usage: $0 [throughput|fill|all|compress|query|stall|crawl|cache-bound|shared-store|tracing|bombs]" >&2
+        echo "usage: $0 [throughput|fill|refill|all|compress|query|stall|crawl|cache-bound|shared-store|tracing|bombs]" >&2
         exit 2
         ;;
 esac
@@ -63,6 +68,8 @@ PORT_FILL=18084
 PORT_CHUNKED=18085
 PORT_NIO_CODEC=18087
 PORT_NIO_RAW=18088
+PORT_NO_VALIDATORS=18091
+PORT_REFILL=18089
 
 # shellcheck source=scripts/bench-lib.sh
 source "$ROOT/scripts/bench-lib.sh"
@@ -86,11 +93,11 @@ wanted() { [[ " $SERVERS " == *" $1 "* ]]; } # NAME: whether the throughput comp
 # The Benchmarks/ products this run needs (lists are written with python3 when make-list is not
 # built).
 products=()
-if [ "$MODE" != fill ]; then
+if [ "$MODE" = throughput ] || [ "$MODE" = all ]; then
     if wanted hummingbird || wanted hummingbird-folio-headers; then products+=(SameBytesServer); fi
     if wanted nio-http1 || wanted nio-raw; then products+=(NIOSameBytes); fi
 fi
-[ "$MODE" = throughput ] || products+=(SameBytesServer StreamDiscard)
+[ "$MODE" = throughput ] || [ "$MODE" = refill ] || products+=(SameBytesServer StreamDiscard)
 if [ "$BUILD" = 1 ]; then
     log "release build of folio"
     (cd "$ROOT" && swift build -c release --product folio)
@@ -193,6 +200,12 @@ $(nginx_http_common)
         listen 127.0.0.1:$PORT_NGINX;
         root $WORK/www;
         location = /page.json { access_log $WORK/nginx-access.log; }
+    }
+    server {
+        listen 127.0.0.1:$PORT_NO_VALIDATORS;
+        root $WORK/www;
+        etag off;
+        if_modified_since off;
     }
 }
 EOF
@@ -486,9 +499,55 @@ fill() {
     sed 's/^/    /' "$WORK/fill.txt"
 }
 
+# --- 3. refill memory --------------------------------------------------------------------------
+refill() {
+    local START_PREFIX=""
+    local routes="routes:
+  - name: big
+    path: /big
+    upstream: http://127.0.0.1:$PORT_NO_VALIDATORS/list-1m.json
+    cache: { ttl: 1s, staleWhileRevalidate: 0s }"
+    folio_config "$WORK/folio-refill.yaml" $PORT_REFILL true "$routes"
+    : >"$WORK/refill.txt"
+    for round in $(seq 1 "$FILL_ROUNDS"); do
+        log "refill round $round/$FILL_ROUNDS"
+        start "$WORK/folio-refill.log" "$FOLIO" serve --config "$WORK/folio-refill.yaml"
+        local pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_REFILL/not-a-route"
+        sleep 0.3
+        local base fill_peak fill_rest refill_peak refill_rest ms
+        base=$(status_kib $pid VmRSS)
+        curl -sf -o /dev/null "http://127.0.0.1:$PORT_REFILL/big?pageSize=25"
+        fill_peak=$(status_kib $pid VmHWM)
+        sleep 1.5 # past the ttl; the list at rest
+        fill_rest=$(status_kib $pid VmRSS)
+        echo 5 >"/proc/$pid/clear_refs" # the peak from here on is the refill's
+        ms=$(curl -sf -o /dev/null -w '%{time_total}' "http://127.0.0.1:$PORT_REFILL/big?pageSize=25")
+        refill_peak=$(status_kib $pid VmHWM)
+        sleep 2
+        refill_rest=$(status_kib $pid VmRSS)
+        stop $pid
+        echo "$ms $base $fill_peak $fill_rest $refill_peak $refill_rest" | awk -v b="$BODY_BYTES" '{
+            printf "%.1f %.2f %.2f %.2f %.2f\n", $1 * 1000, ($3 - $2) * 1024 / b, ($4 - $2) * 1024 / b,
+                ($5 - $2) * 1024 / b, ($6 - $2) * 1024 / b }' | tee -a "$WORK/refill.txt" >&2
+    done
+    echo
+    echo "### Refill memory: $BODY_BYTES-byte, 1,000,000-item list, RSS growth over the process's start in bodies, medians of $FILL_ROUNDS rounds"
+    echo
+    echo "| refill ms | fill peak | fill at rest | refill peak | refill at rest |"
+    echo "|---:|---:|---:|---:|---:|"
+    local column values=()
+    for column in 1 2 3 4 5; do values+=("$(awk -v c=$column '{ print $c }' "$WORK/refill.txt" | median)"); done
+    echo "| ${values[0]} | ${values[1]} × | ${values[2]} × | ${values[3]} × | ${values[4]} × |"
+    echo
+    echo "goal: refill peak <= 2.2 x body, at rest unchanged"
+    echo "all rounds (refill-ms fill-peak fill-rest refill-peak refill-rest, in bodies):"
+    sed 's/^/    /' "$WORK/refill.txt"
+}
+
 case "$MODE" in
     throughput) throughput ;;
     fill) fill ;;
-    all) throughput; fill ;;
-    *) echo "usage: $0 [throughput|fill|all]" >&2; exit 2 ;;
+    refill) refill ;;
+    all) throughput; fill; refill ;;
 esac
