@@ -5,21 +5,52 @@
 #     alternating A B C D rounds: Folio with the default logging (access log on), Folio with
 #     `logging.access: false`, a minimal Hummingbird handler returning the same bytes from
 #     memory (the limit of our stack), nginx serving the same bytes as a static file (the limit
-#     of the field). Medians of requests/s, p50 and p99, and the ratios.
+#     of the field) with one worker process and its access log on, as Folio's is. Medians of
+#     requests/s, p50 and p99, and the ratios. `SERVERS="folio nginx"` runs only those.
 #  2. Cold fill: time from a client's first request to its first page for a 100 MB,
 #     1,000,000-item upstream array (nginx static file, Content-Length), against an
 #     AsyncHTTPClient program that streams the same body and discards it, and curl
 #     (informational); Folio's RSS growth at the peak and at rest against the body size, for a
 #     Content-Length upstream and (beside) a chunked one.
+#  3. Refill memory: the same list on a route whose entry expires after 1 s, from an nginx
+#     server without validators (each refill downloads and indexes the whole body): Folio's
+#     RSS growth over its start at the peak of the first fill, at rest after it, at the peak of
+#     a refill (the old list held meanwhile; peak reset before it) and at rest after the
+#     refill, against the body size. No other server: `refill` mode needs only folio.
 #
-# Usage: scripts/bench-gateway.sh [throughput|fill|all]   (default: all)
+# Usage: scripts/bench-gateway.sh [throughput|fill|refill|all|COMPARISON]   (default: all)
+#   COMPARISON runs one of the other comparisons of BENCHMARKS.md's table alone, with the
+#   release folio: compress, query, stall, crawl, cache-bound, shared-store, tracing, bombs.
 # Environment: ROUNDS (3), DURATION (10s), FILL_ROUNDS (5), WORK (/tmp/folio-bench),
 #              BUILD=0 to use existing release builds, KEEP=1 to keep $WORK,
 #              FOLIO_BEFORE=/path/to/another/folio to measure it alongside ("folio-before"),
-#              FOLIO=/path/to/folio instead of .build/release/folio (with BUILD=0).
+#              FOLIO=/path/to/folio instead of .build/release/folio (with BUILD=0),
+#              SERVERS="folio nginx ..." the throughput servers to run (default: all of them;
+#              a reference whose Benchmarks/ binary is not built is then not needed),
+#              PIN=1 to run each throughput server on the last CPU alone and wrk on the others
+#              (one CPU each, whatever a server's thread count).
 set -euo pipefail
 
 MODE=${1:-all}
+case "$MODE" in
+    compress | query | stall | crawl | cache-bound | shared-store | tracing | bombs)
+        ROOT=$(cd "$(dirname "$0")/.." && pwd)
+        FOLIO=${FOLIO:-$ROOT/.build/release/folio}
+        if [ "${BUILD:-1}" = 1 ]; then (cd "$ROOT" && swift build -c release --product folio); fi
+        script=bench-$MODE
+        case "$MODE" in
+            cache-bound) script=cache-bound ;;
+            bombs) script=bomb-memory ;;
+            stall) (cd "$ROOT/Benchmarks" && swift build -c release --product open-loop) ;;
+        esac
+        exec "$ROOT/scripts/$script.sh" "$FOLIO"
+        ;;
+    throughput | fill | refill | all) ;;
+    *)
+        echo "usage: $0 [throughput|fill|refill|all|compress|query|stall|crawl|cache-bound|shared-store|tracing|bombs]" >&2
+        exit 2
+        ;;
+esac
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10s}
 FILL_ROUNDS=${FILL_ROUNDS:-5}
@@ -37,6 +68,8 @@ PORT_FILL=18084
 PORT_CHUNKED=18085
 PORT_NIO_CODEC=18087
 PORT_NIO_RAW=18088
+PORT_NO_VALIDATORS=18091
+PORT_REFILL=18089
 
 # shellcheck source=scripts/bench-lib.sh
 source "$ROOT/scripts/bench-lib.sh"
@@ -54,19 +87,40 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # --- builds ------------------------------------------------------------------------------------
+ALL_SERVERS="folio folio-no-access-log hummingbird hummingbird-folio-headers nio-http1 nio-raw nginx"
+SERVERS=${SERVERS:-$ALL_SERVERS}
+wanted() { [[ " $SERVERS " == *" $1 "* ]]; } # NAME: whether the throughput comparison runs it
+# The Benchmarks/ products this run needs (lists are written with python3 when make-list is not
+# built).
+products=()
+if [ "$MODE" = throughput ] || [ "$MODE" = all ]; then
+    if wanted hummingbird || wanted hummingbird-folio-headers; then products+=(SameBytesServer); fi
+    if wanted nio-http1 || wanted nio-raw; then products+=(NIOSameBytes); fi
+fi
+[ "$MODE" = throughput ] || [ "$MODE" = refill ] || products+=(SameBytesServer StreamDiscard)
 if [ "$BUILD" = 1 ]; then
     log "release build of folio"
     (cd "$ROOT" && swift build -c release --product folio)
-    for product in SameBytesServer NIOSameBytes StreamDiscard make-list; do
+    for product in $(printf '%s\n' "${products[@]}" make-list | sort -u); do
         log "release build of $product"
         (cd "$ROOT/Benchmarks" && swift build -c release --product "$product")
     done
 fi
 FOLIO=${FOLIO:-$ROOT/.build/release/folio}
 BENCH_BIN="$ROOT/Benchmarks/.build/release"
-for binary in "$FOLIO" "$BENCH_BIN/SameBytesServer" "$BENCH_BIN/NIOSameBytes" "$BENCH_BIN/StreamDiscard" "$BENCH_BIN/make-list"; do
+for binary in "$FOLIO" "${products[@]/#/$BENCH_BIN/}"; do
     [ -x "$binary" ] || { echo "missing $binary (run without BUILD=0)" >&2; exit 1; }
 done
+
+# PIN=1: the servers start on the last CPU (a server that sizes its threads by the CPUs it may
+# use sees one) and run there alone, wrk on the others.
+SERVER_CPU=$(($(nproc) - 1))
+WRK_PREFIX=""
+START_PREFIX=""
+if [ "${PIN:-0}" = 1 ]; then
+    WRK_PREFIX="taskset -c 0-$((SERVER_CPU > 0 ? SERVER_CPU - 1 : 0))"
+    START_PREFIX="taskset -c $SERVER_CPU"
+fi
 
 # --- processes ---------------------------------------------------------------------------------
 PIDS=()
@@ -92,7 +146,8 @@ wait_http() { # URL: until it answers anything
 
 start() { # LOG COMMAND...: starts in the background, pid in $STARTED
     local logfile=$1; shift
-    "$@" >"$logfile" 2>&1 &
+    # shellcheck disable=SC2086
+    $START_PREFIX "$@" >"$logfile" 2>&1 &
     STARTED=$!
     PIDS+=("$STARTED")
 }
@@ -103,12 +158,34 @@ stop() { # PID
 }
 
 # --- data and upstream -------------------------------------------------------------------------
-[ -f "$WORK/www/list-10k.json" ] || "$BENCH_BIN/make-list" 10000 "$WORK/www/list-10k.json" >&2
-[ -f "$WORK/www/list-1m.json" ] || "$BENCH_BIN/make-list" 1000000 "$WORK/www/list-1m.json" >&2
-BODY_BYTES=$(stat -c %s "$WORK/www/list-1m.json")
+make_list() { # COUNT FILE: Benchmarks' make-list, or items of the same kind from python3
+    if [ -x "$BENCH_BIN/make-list" ]; then
+        "$BENCH_BIN/make-list" "$1" "$2" >&2
+        return
+    fi
+    log "no make-list built: writing $2 with python3"
+    python3 -c '
+import json, sys
+count, path = int(sys.argv[1]), sys.argv[2]
+with open(path, "w") as out:
+    out.write("[")
+    for i in range(count):
+        item = {"id": i, "name": "Item %07d" % i, "category": ["tools", "garden", "kitchen", "toys"][i % 4],
+                "price": round(1 + (i * 37 % 1000) / 10, 2), "inStock": i % 3 != 0, "email": "user%d@example.com" % i}
+        out.write(("," if i else "") + json.dumps(item, separators=(",", ":")))
+    out.write("]")
+' "$1" "$2"
+}
+[ -f "$WORK/www/list-10k.json" ] || make_list 10000 "$WORK/www/list-10k.json"
+if [ "$MODE" != throughput ]; then
+    [ -f "$WORK/www/list-1m.json" ] || make_list 1000000 "$WORK/www/list-1m.json"
+    BODY_BYTES=$(stat -c %s "$WORK/www/list-1m.json")
+fi
 
+# One worker process, as Folio is one process; the page of the throughput comparison is logged
+# (nginx's default `combined` line), as Folio logs it; the upstream lists are not.
 cat >"$WORK/nginx.conf" <<EOF
-worker_processes auto;
+worker_processes 1;
 pid $WORK/nginx.pid;
 error_log $WORK/nginx-error.log;
 events { worker_connections 4096; }
@@ -122,6 +199,13 @@ $(nginx_http_common)
     server {
         listen 127.0.0.1:$PORT_NGINX;
         root $WORK/www;
+        location = /page.json { access_log $WORK/nginx-access.log; }
+    }
+    server {
+        listen 127.0.0.1:$PORT_NO_VALIDATORS;
+        root $WORK/www;
+        etag off;
+        if_modified_since off;
     }
 }
 EOF
@@ -162,8 +246,13 @@ cpu_ticks() { # PID...: user + system clock ticks used so far
 run_wrk() { # NAME URL PID...: appends "name rps p50ms p99ms cpu_us_per_request" to $WORK/wrk.txt
     local name=$1 url=$2 out before after
     shift 2
+    if [ "${PIN:-0}" = 1 ]; then
+        local pid
+        for pid in "$@"; do taskset -a -p -c "$SERVER_CPU" "$pid" >/dev/null; done
+    fi
     before=$(cpu_ticks "$@")
-    out=$(wrk -t1 -c32 -d"$DURATION" --latency "$url")
+    # shellcheck disable=SC2086
+    out=$($WRK_PREFIX wrk -t1 -c32 -d"$DURATION" --latency "$url")
     after=$(cpu_ticks "$@")
     if grep -q 'Non-2xx' <<<"$out"; then
         echo "$name: non-2xx answers" >&2
@@ -179,6 +268,7 @@ run_wrk() { # NAME URL PID...: appends "name rps p50ms p99ms cpu_us_per_request"
     echo "$name $rps $p50 $p99 $cpu" | tee -a "$WORK/wrk.txt" >&2
 }
 
+
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 throughput() {
@@ -186,15 +276,25 @@ throughput() {
   - name: objects
     path: /objects
     upstream: http://127.0.0.1:$PORT_NGINX/list-10k.json"
-    folio_config "$WORK/folio-access.yaml" $PORT_FOLIO true "$routes"
-    folio_config "$WORK/folio-quiet.yaml" $PORT_FOLIO_QUIET false "$routes"
-    start "$WORK/folio-access.log" "$FOLIO" serve --config "$WORK/folio-access.yaml"
-    local folio_pid=$STARTED
-    start "$WORK/folio-quiet.log" "$FOLIO" serve --config "$WORK/folio-quiet.yaml"
-    local quiet_pid=$STARTED
     local url="/objects?pageSize=25"
-    local names="folio folio-no-access-log"
-    local before_pid=""
+    # Folio with its access log always runs: its answer is the page every other server serves.
+    folio_config "$WORK/folio-access.yaml" $PORT_FOLIO true "$routes"
+    start "$WORK/folio-access.log" "$FOLIO" serve --config "$WORK/folio-access.yaml"
+    local folio_pid=$STARTED quiet_pid="" before_pid="" same_pid="" same_headers_pid="" nio_codec_pid="" nio_raw_pid=""
+    local names="" checks=()
+    wanted folio && names="folio"
+    wait_http "http://127.0.0.1:$PORT_FOLIO$url"
+    # The page the references serve: Folio's own answer, byte for byte.
+    curl -sf -o "$WORK/www/page.json" "http://127.0.0.1:$PORT_FOLIO$url"
+    log "page: $(stat -c %s "$WORK/www/page.json") bytes"
+    if wanted folio-no-access-log; then
+        folio_config "$WORK/folio-quiet.yaml" $PORT_FOLIO_QUIET false "$routes"
+        start "$WORK/folio-quiet.log" "$FOLIO" serve --config "$WORK/folio-quiet.yaml"
+        quiet_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
+        names="$names folio-no-access-log"
+        checks+=("http://127.0.0.1:$PORT_FOLIO_QUIET$url")
+    fi
     if [ -n "${FOLIO_BEFORE:-}" ]; then
         folio_config "$WORK/folio-before.yaml" $PORT_FOLIO_BEFORE true "$routes"
         start "$WORK/folio-before.log" "$FOLIO_BEFORE" serve --config "$WORK/folio-before.yaml"
@@ -202,54 +302,79 @@ throughput() {
         wait_http "http://127.0.0.1:$PORT_FOLIO_BEFORE$url"
         names="$names folio-before"
     fi
-    names="$names hummingbird hummingbird-folio-headers nio-http1 nio-raw nginx"
-    wait_http "http://127.0.0.1:$PORT_FOLIO$url"
-    wait_http "http://127.0.0.1:$PORT_FOLIO_QUIET$url"
-    # The page both references serve: Folio's own answer, byte for byte.
-    curl -sf -o "$WORK/www/page.json" "http://127.0.0.1:$PORT_FOLIO$url"
-    log "page: $(stat -c %s "$WORK/www/page.json") bytes"
-    start "$WORK/same.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME
-    local same_pid=$STARTED
-    # Informational: the same bytes with Folio's response header fields, captured once.
-    curl -sf -D "$WORK/page.headers" -o /dev/null "http://127.0.0.1:$PORT_FOLIO$url"
-    start "$WORK/same-headers.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME_HEADERS \
-        --headers "$WORK/page.headers"
-    local same_headers_pid=$STARTED
+    if wanted hummingbird; then
+        start "$WORK/same.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME
+        same_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_SAME/page"
+        names="$names hummingbird"
+        checks+=("http://127.0.0.1:$PORT_SAME/page")
+    fi
+    if wanted hummingbird-folio-headers; then
+        # Informational: the same bytes with Folio's response header fields, captured once.
+        curl -sf -D "$WORK/page.headers" -o /dev/null "http://127.0.0.1:$PORT_FOLIO$url"
+        start "$WORK/same-headers.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/page.json" $PORT_SAME_HEADERS \
+            --headers "$WORK/page.headers"
+        same_headers_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_SAME_HEADERS/page"
+        names="$names hummingbird-folio-headers"
+    fi
     # Informational, the rungs below Hummingbird: NIO's HTTP/1 pipeline, and NIO with no codec.
-    start "$WORK/nio-codec.log" "$BENCH_BIN/NIOSameBytes" "$WORK/www/page.json" $PORT_NIO_CODEC --codec
-    local nio_codec_pid=$STARTED
-    start "$WORK/nio-raw.log" "$BENCH_BIN/NIOSameBytes" "$WORK/www/page.json" $PORT_NIO_RAW --raw
-    local nio_raw_pid=$STARTED
-    wait_http "http://127.0.0.1:$PORT_NIO_CODEC/page"
-    wait_http "http://127.0.0.1:$PORT_NIO_RAW/page"
-    wait_http "http://127.0.0.1:$PORT_SAME/page"
-    wait_http "http://127.0.0.1:$PORT_SAME_HEADERS/page"
-    for check in "http://127.0.0.1:$PORT_SAME/page" "http://127.0.0.1:$PORT_NGINX/page.json" \
-        "http://127.0.0.1:$PORT_NIO_CODEC/page" "http://127.0.0.1:$PORT_NIO_RAW/page" \
-        "http://127.0.0.1:$PORT_FOLIO_QUIET$url"; do
+    if wanted nio-http1; then
+        start "$WORK/nio-codec.log" "$BENCH_BIN/NIOSameBytes" "$WORK/www/page.json" $PORT_NIO_CODEC --codec
+        nio_codec_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_NIO_CODEC/page"
+        names="$names nio-http1"
+        checks+=("http://127.0.0.1:$PORT_NIO_CODEC/page")
+    fi
+    if wanted nio-raw; then
+        start "$WORK/nio-raw.log" "$BENCH_BIN/NIOSameBytes" "$WORK/www/page.json" $PORT_NIO_RAW --raw
+        nio_raw_pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_NIO_RAW/page"
+        names="$names nio-raw"
+        checks+=("http://127.0.0.1:$PORT_NIO_RAW/page")
+    fi
+    if wanted nginx; then
+        names="$names nginx"
+        checks+=("http://127.0.0.1:$PORT_NGINX/page.json")
+    fi
+    local check
+    for check in "${checks[@]}"; do
         cmp -s "$WORK/www/page.json" <(curl -sf "$check") || { echo "$check serves other bytes" >&2; exit 1; }
     done
 
     : >"$WORK/wrk.txt"
+    # Each round's runs, "name url pid..."; even rounds take them in the reverse order, so no
+    # server always has the same slot.
+    local runs=()
+    ! wanted folio || runs+=("folio http://127.0.0.1:$PORT_FOLIO$url $folio_pid")
+    [ -z "$quiet_pid" ] || runs+=("folio-no-access-log http://127.0.0.1:$PORT_FOLIO_QUIET$url $quiet_pid")
+    [ -z "$before_pid" ] || runs+=("folio-before http://127.0.0.1:$PORT_FOLIO_BEFORE$url $before_pid")
+    [ -z "$same_pid" ] || runs+=("hummingbird http://127.0.0.1:$PORT_SAME/page $same_pid")
+    [ -z "$same_headers_pid" ] ||
+        runs+=("hummingbird-folio-headers http://127.0.0.1:$PORT_SAME_HEADERS/page $same_headers_pid")
+    [ -z "$nio_codec_pid" ] || runs+=("nio-http1 http://127.0.0.1:$PORT_NIO_CODEC/page $nio_codec_pid")
+    [ -z "$nio_raw_pid" ] || runs+=("nio-raw http://127.0.0.1:$PORT_NIO_RAW/page $nio_raw_pid")
+    ! wanted nginx ||
+        runs+=("nginx http://127.0.0.1:$PORT_NGINX/page.json $(pgrep -P "$(cat "$WORK/nginx.pid")" | tr '\n' ' ')")
+    local order
     for round in $(seq 1 "$ROUNDS"); do
         log "throughput round $round/$ROUNDS"
-        run_wrk folio "http://127.0.0.1:$PORT_FOLIO$url" $folio_pid
-        run_wrk folio-no-access-log "http://127.0.0.1:$PORT_FOLIO_QUIET$url" $quiet_pid
-        [ -z "$before_pid" ] || run_wrk folio-before "http://127.0.0.1:$PORT_FOLIO_BEFORE$url" $before_pid
-        run_wrk hummingbird "http://127.0.0.1:$PORT_SAME/page" $same_pid
-        run_wrk hummingbird-folio-headers "http://127.0.0.1:$PORT_SAME_HEADERS/page" $same_headers_pid
-        run_wrk nio-http1 "http://127.0.0.1:$PORT_NIO_CODEC/page" $nio_codec_pid
-        run_wrk nio-raw "http://127.0.0.1:$PORT_NIO_RAW/page" $nio_raw_pid
-        # shellcheck disable=SC2046
-        run_wrk nginx "http://127.0.0.1:$PORT_NGINX/page.json" $(pgrep -P "$(cat "$WORK/nginx.pid")")
+        order=$(seq 0 $((${#runs[@]} - 1)))
+        ((round % 2)) || order=$(seq $((${#runs[@]} - 1)) -1 0)
+        for i in $order; do
+            # shellcheck disable=SC2086
+            run_wrk ${runs[$i]}
+        done
         : >"$WORK/folio-access.log"  # keep the disk out of it
+        : >"$WORK/nginx-access.log"
         [ -z "$before_pid" ] || : >"$WORK/folio-before.log"
     done
-    stop $folio_pid; stop $quiet_pid; stop $same_pid; stop $same_headers_pid; stop $nio_codec_pid; stop $nio_raw_pid
-    [ -z "$before_pid" ] || stop $before_pid
+    local pid
+    for pid in $folio_pid $quiet_pid $same_pid $same_headers_pid $nio_codec_pid $nio_raw_pid $before_pid; do stop "$pid"; done
 
     echo
     echo "### Throughput: one cached 25-item page ($(stat -c %s "$WORK/www/page.json") bytes), wrk -t1 -c32 -d$DURATION, medians of $ROUNDS rounds"
+    [ "${PIN:-0}" != 1 ] || echo "(each server on CPU $SERVER_CPU alone, wrk on the others)"
     echo
     echo "| server | req/s | p50 ms | p99 ms | server CPU µs/request |"
     echo "|---|---:|---:|---:|---:|"
@@ -264,18 +389,26 @@ throughput() {
         eval "CPU_${name//-/_}=$cpu"
     done
     echo
-    awk -v f="$RPS_folio" -v q="$RPS_folio_no_access_log" -v h="$RPS_hummingbird" -v n="$RPS_nginx" 'BEGIN {
-        printf "ratios: folio/hummingbird %.2f (goal >= 0.9), folio/nginx %.2f (goal >= 0.6); ", f / h, f / n
-        printf "without access log: /hummingbird %.2f, /nginx %.2f\n", q / h, q / n }'
-    awk -v f="$CPU_folio" -v h="$CPU_hummingbird" -v n="$CPU_nginx" 'BEGIN {
-        printf "by server CPU per request: hummingbird/folio %.2f, nginx/folio %.2f\n", h / f, n / f }'
-    awk -v f="$RPS_folio" -v h="$RPS_hummingbird_folio_headers" -v fc="$CPU_folio" -v hc="$CPU_hummingbird_folio_headers" \
-        'BEGIN { printf "against the same bytes with Folio'"'"'s header fields: req/s %.2f, CPU %.2f\n", f / h, hc / fc }'
-    [ -z "$before_pid" ] || awk -v f="$RPS_folio" -v b="$RPS_folio_before" -v h="$RPS_hummingbird" -v n="$RPS_nginx" \
-        'BEGIN { printf "folio-before: /hummingbird %.2f, /nginx %.2f; folio/folio-before %.2f\n", b / h, b / n, f / b }'
+    if wanted folio && wanted hummingbird; then
+        awk -v f="$RPS_folio" -v h="$RPS_hummingbird" -v fc="$CPU_folio" -v hc="$CPU_hummingbird" \
+            'BEGIN { printf "folio/hummingbird: req/s %.2f (goal >= 0.9), by server CPU %.2f\n", f / h, hc / fc }'
+    fi
+    if wanted folio && wanted nginx; then
+        awk -v f="$RPS_folio" -v n="$RPS_nginx" -v fc="$CPU_folio" -v nc="$CPU_nginx" \
+            'BEGIN { printf "folio/nginx (both logging): req/s %.2f (goal >= 1.0), by server CPU %.2f\n", f / n, nc / fc }'
+    fi
+    if wanted folio-no-access-log && wanted nginx; then
+        awk -v q="$RPS_folio_no_access_log" -v n="$RPS_nginx" 'BEGIN { printf "folio without access log/nginx %.2f\n", q / n }'
+    fi
+    if wanted folio && wanted hummingbird-folio-headers; then
+        awk -v f="$RPS_folio" -v h="$RPS_hummingbird_folio_headers" -v fc="$CPU_folio" -v hc="$CPU_hummingbird_folio_headers" \
+            'BEGIN { printf "against the same bytes with Folio'"'"'s header fields: req/s %.2f, CPU %.2f\n", f / h, hc / fc }'
+    fi
+    [ -z "$before_pid" ] || awk -v f="$RPS_folio" -v b="$RPS_folio_before" \
+        'BEGIN { printf "folio/folio-before %.2f\n", f / b }'
     # The VM's speed drifts within a run; a round's servers run back to back, so the ratio of
     # each round is the steadier figure.
-    for pair in folio/hummingbird folio/nginx folio-no-access-log/hummingbird folio/folio-before; do
+    for pair in folio/hummingbird folio/nginx folio-no-access-log/nginx folio/folio-before; do
         per_round "${pair%/*}" "${pair#*/}"
     done
     echo "all rounds (name req/s p50 p99 cpu-us/request):"
@@ -320,6 +453,7 @@ fill_folio() { # NAME UPSTREAM_URL [BINARY]: appends "name ms peak_growth rest_g
 }
 
 fill() {
+    local START_PREFIX=""  # PIN is for the throughput comparison
     start "$WORK/chunked.log" "$BENCH_BIN/SameBytesServer" "$WORK/www/list-1m.json" $PORT_CHUNKED --chunked
     local chunked_pid=$STARTED
     wait_http "http://127.0.0.1:$PORT_CHUNKED/list"
@@ -365,9 +499,55 @@ fill() {
     sed 's/^/    /' "$WORK/fill.txt"
 }
 
+# --- 3. refill memory --------------------------------------------------------------------------
+refill() {
+    local START_PREFIX=""
+    local routes="routes:
+  - name: big
+    path: /big
+    upstream: http://127.0.0.1:$PORT_NO_VALIDATORS/list-1m.json
+    cache: { ttl: 1s, staleWhileRevalidate: 0s }"
+    folio_config "$WORK/folio-refill.yaml" $PORT_REFILL true "$routes"
+    : >"$WORK/refill.txt"
+    for round in $(seq 1 "$FILL_ROUNDS"); do
+        log "refill round $round/$FILL_ROUNDS"
+        start "$WORK/folio-refill.log" "$FOLIO" serve --config "$WORK/folio-refill.yaml"
+        local pid=$STARTED
+        wait_http "http://127.0.0.1:$PORT_REFILL/not-a-route"
+        sleep 0.3
+        local base fill_peak fill_rest refill_peak refill_rest ms
+        base=$(status_kib $pid VmRSS)
+        curl -sf -o /dev/null "http://127.0.0.1:$PORT_REFILL/big?pageSize=25"
+        fill_peak=$(status_kib $pid VmHWM)
+        sleep 1.5 # past the ttl; the list at rest
+        fill_rest=$(status_kib $pid VmRSS)
+        echo 5 >"/proc/$pid/clear_refs" # the peak from here on is the refill's
+        ms=$(curl -sf -o /dev/null -w '%{time_total}' "http://127.0.0.1:$PORT_REFILL/big?pageSize=25")
+        refill_peak=$(status_kib $pid VmHWM)
+        sleep 2
+        refill_rest=$(status_kib $pid VmRSS)
+        stop $pid
+        echo "$ms $base $fill_peak $fill_rest $refill_peak $refill_rest" | awk -v b="$BODY_BYTES" '{
+            printf "%.1f %.2f %.2f %.2f %.2f\n", $1 * 1000, ($3 - $2) * 1024 / b, ($4 - $2) * 1024 / b,
+                ($5 - $2) * 1024 / b, ($6 - $2) * 1024 / b }' | tee -a "$WORK/refill.txt" >&2
+    done
+    echo
+    echo "### Refill memory: $BODY_BYTES-byte, 1,000,000-item list, RSS growth over the process's start in bodies, medians of $FILL_ROUNDS rounds"
+    echo
+    echo "| refill ms | fill peak | fill at rest | refill peak | refill at rest |"
+    echo "|---:|---:|---:|---:|---:|"
+    local column values=()
+    for column in 1 2 3 4 5; do values+=("$(awk -v c=$column '{ print $c }' "$WORK/refill.txt" | median)"); done
+    echo "| ${values[0]} | ${values[1]} × | ${values[2]} × | ${values[3]} × | ${values[4]} × |"
+    echo
+    echo "goal: refill peak <= 2.2 x body, at rest unchanged"
+    echo "all rounds (refill-ms fill-peak fill-rest refill-peak refill-rest, in bodies):"
+    sed 's/^/    /' "$WORK/refill.txt"
+}
+
 case "$MODE" in
     throughput) throughput ;;
     fill) fill ;;
-    all) throughput; fill ;;
-    *) echo "usage: $0 [throughput|fill|all]" >&2; exit 2 ;;
+    refill) refill ;;
+    all) throughput; fill; refill ;;
 esac

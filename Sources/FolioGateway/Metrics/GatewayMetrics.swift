@@ -11,7 +11,7 @@ import Prometheus
 public final class GatewayMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Snapshots removed to stay within `cache.maxBytes` (the memory bound's eviction hook,
-    /// `Gateway.memoryStore`).
+    /// `MemorySnapshotStore.gatewayDefault`).
     let cacheEvictions: Counter
     /// Requests that waited on another request's fill (`Cache-Status: …; collapsed`).
     let coalescedWaiters: Counter
