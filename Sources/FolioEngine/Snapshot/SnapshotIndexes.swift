@@ -15,6 +15,8 @@ public final class SnapshotIndexes: Sendable {
     let list: ItemList
     let sectionKey: FieldPath?
     let state = Mutex(State())
+    /// `firstItemWithoutID` by field (a few bytes each).
+    let idChecks = Mutex<[FieldPath: Int?]>([:])
 
     /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
     static let searchesKept = 32
