@@ -152,6 +152,7 @@ extension ListRequest {
                 let exact = modes.first(where: { if case .page = $0.position { false } else { true } })
             {
                 request.spelling = exact.spelling
+                request.style = .offset
             }
         }
         return request
