@@ -69,6 +69,38 @@ struct HALBody<Element: Decodable & Sendable>: Decodable {
     }
 }
 
+/// OData v4: items in `value` (absent with `metadataOnly`), the total in `@odata.count` (asked for with
+/// `$count=true`), the next page in `@odata.nextLink`.
+struct ODataBody<Element: Decodable & Sendable>: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case value
+        case count = "@odata.count"
+        case next = "@odata.nextLink"
+    }
+
+    var value: [Element]?
+    var count: Int
+    var next: String?
+
+    var page: Page<Element> { Page(items: value ?? [], totalCount: count, next: next) }
+}
+
+/// Laravel's paginator: items in `data` (absent with `metadataOnly`), the total in `total`.
+struct LaravelBody<Element: Decodable & Sendable>: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case data, total
+        case next = "next_page_url"
+        case first = "first_page_url"
+    }
+
+    var data: [Element]?
+    var total: Int
+    var next: String?
+    var first: String?
+
+    var page: Page<Element> { Page(items: data ?? [], totalCount: total, next: next, first: first) }
+}
+
 /// The bare array of `jsonserver` and `simplerest`; the total comes from a header.
 enum BareBody<Element: Decodable & Sendable> {
     static func page(_ data: Data, total header: String?) throws -> Page<Element> {

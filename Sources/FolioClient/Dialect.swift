@@ -19,6 +19,10 @@ public enum Dialect: String, Sendable, CaseIterable {
     case jsonServer = "jsonserver"
     /// react-admin's simple REST: `range=[a,b]`, the bare array, the total in `Content-Range`.
     case simpleRest = "simplerest"
+    /// OData v4: `$top`/`$skip` with `$count=true`, `{"@odata.count", "value", "@odata.nextLink"}`.
+    case odata
+    /// Laravel's `LengthAwarePaginator`: `page`/`per_page`, `{"current_page", "data", …, "total"}`.
+    case laravel
 
     /// The paging parameters asking for `limit` items from `offset` (a multiple of `limit`), by
     /// the names of a route whose renames are `names`. The engine reads the same names
@@ -47,6 +51,17 @@ public enum Dialect: String, Sendable, CaseIterable {
                 URLQueryItem(name: "_end", value: "\(offset + limit)"),
             ]
         case .simpleRest: [URLQueryItem(name: "range", value: "[\(offset),\(offset + limit - 1)]")]
+        case .odata:
+            [
+                URLQueryItem(name: names.pageSize("$top"), value: "\(limit)"),
+                URLQueryItem(name: names.offset("$skip"), value: "\(offset)"),
+                URLQueryItem(name: "$count", value: "true"),
+            ]
+        case .laravel:
+            [
+                URLQueryItem(name: names.page("page"), value: "\(offset / limit + 1)"),
+                URLQueryItem(name: names.pageSize("per_page"), value: "\(limit)"),
+            ]
         }
     }
 
@@ -63,6 +78,8 @@ public enum Dialect: String, Sendable, CaseIterable {
             case .hal: page = try JSONDecoder().decode(HALBody<Element>.self, from: data).page
             case .jsonServer: page = try BareBody<Element>.page(data, total: response.header("X-Total-Count"))
             case .simpleRest: page = try BareBody<Element>.page(data, contentRange: response.header("Content-Range"))
+            case .odata: page = try JSONDecoder().decode(ODataBody<Element>.self, from: data).page
+            case .laravel: page = try JSONDecoder().decode(LaravelBody<Element>.self, from: data).page
             }
         } catch let error as ClientError {
             throw error

@@ -23,7 +23,7 @@ extension Configuration {
         /// `itemsKey`: the name of the items member of the envelope. Default `objects`.
         public var itemsKey: String
         /// `dialect`: the request parameters and body shape clients expect (docs/API.md, "Dialects"): `folio`,
-        /// `drf`, `hal`, `jsonserver` or `simplerest`. Default `folio`.
+        /// `drf`, `hal`, `jsonserver`, `simplerest` or `laravel`. Default `folio`.
         public var dialect: Dialect
 
         /// The defaults `config/folio.yaml` documents.

@@ -31,6 +31,9 @@ extension Configuration {
         /// `idField`: the field that identifies an item, which `?since=` compares between
         /// snapshots (docs/API.md, "Changes between snapshots"). Default `null`: no changes.
         public var idField: FieldPath? = nil
+        /// `type`: the resource type of `jsonapi` bodies and its `fields[TYPE]` (docs/API.md, "More dialects").
+        /// Default `null`: the route's name.
+        public var type: String? = nil
         /// `vary`: request headers that select different upstream variants (as written).
         /// Default `[]`.
         public var vary: [String]

@@ -76,6 +76,17 @@ extension ConfigurationReader {
         if let e = fields["idField"], let text = nullableString(e), let text {
             idField = field(text, at: e.location)
         }
+        var type: String? = nil
+        if let e = fields["type"], let text = nullableString(e), let text {
+            if text.isEmpty { report("type must not be empty (null: the route's name)", at: e.location) }
+            type = text
+        }
+        // Dialects that name items by id need the field holding it (docs/CONFIG.md, "`dialect`").
+        if paging.dialect.needsIDs, idField == nil, fields["idField"].map({ !isNull($0.node) }) != true {
+            report(
+                "dialect '\(paging.dialect.name)' names each item by its id: set idField",
+                at: fields["dialect"]?.location ?? fields.missing("idField"))
+        }
         // The dialect's names (after renames) are Folio's own parameters on this route (docs/CONFIG.md, "Grammar and
         // validation").
         let reserved = paging.dialect.parameterNames(paging.params) + Configuration.Route.fixedParameterNames
@@ -123,6 +134,7 @@ extension ConfigurationReader {
         route.filterable = filterable
         route.searchable = searchable
         route.idField = idField
+        route.type = type
         return Placed(route: route, index: index, nameLocation: nameEntry.location, pathLocation: pathEntry.location)
     }
 

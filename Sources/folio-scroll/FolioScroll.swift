@@ -14,7 +14,7 @@ struct FolioScroll: AsyncParsableCommand {
     @Option(help: "The list route's URL (start `folio demo` for the default).")
     var url = "http://127.0.0.1:8080/objects"
 
-    @Option(help: "The route's dialect: folio, drf, hal, jsonserver, simplerest.")
+    @Option(help: "The route's dialect: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
     var dialect = "folio"
 
     @Option(help: "The route's paging parameter names if it renames them (its `params`), e.g. pageSize=n,offset=from.")
@@ -54,7 +54,8 @@ struct FolioScroll: AsyncParsableCommand {
 
     func run() async throws {
         guard let listURL = URL(string: url), let dialect = Dialect(rawValue: dialect) else {
-            throw ValidationError("--url must be a URL and --dialect one of folio, drf, hal, jsonserver, simplerest")
+            throw ValidationError(
+                "--url must be a URL and --dialect one of \(Dialect.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let list = PagedList<ScrollRow>(
             endpoint: ListEndpoint(url: listURL, dialect: dialect, parameterNames: try parameterNames()),

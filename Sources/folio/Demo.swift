@@ -139,6 +139,11 @@ func printTour(gateway: Int, admin: Int, upstream: Int) {
           curl -s '\(base)/hal/objects?page=1&size=5&sort=price,desc' # Spring Data REST (HAL)
           curl -si '\(base)/jsonserver/objects?_page=2&_limit=5'      # json-server: bare array, X-Total-Count
           curl -si '\(base)/simplerest/objects?range=%5B0,4%5D'       # react-admin: Content-Range
+          curl -s '\(base)/laravel/objects?page=2&per_page=5'        # Laravel paginator: data, links, total
+          curl -s '\(base)/jsonapi/objects?page%5Bnumber%5D=2&page%5Bsize%5D=5' # JSON:API resources
+          curl -s '\(base)/odata/objects?$top=5&$count=true&$filter=price%20lt%2020' # OData v4
+          curl -s '\(base)/strapi/objects?pagination%5Bpage%5D=2&pagination%5BpageSize%5D=5' # Strapi v4
+          curl -s '\(base)/stripe/objects?limit=5&starting_after=7'    # Stripe-style cursor list
 
         Changes (TOKEN: the paging.snapshot of any page above):
           curl -s '\(base)/objects?since=TOKEN'                        # JSON Patch from that snapshot to now

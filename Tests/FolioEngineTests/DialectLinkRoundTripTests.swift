@@ -14,6 +14,11 @@ import Testing
         "sort=%5B%22price%22%2C%22DESC%22%5D", "filter=%7B%22id%22%3A%5B1%2C2%5D%2C%22q%22%3A%22a%22%7D",
         "q=x", "fields=id", "snapshot=old", "metadataOnly", "other=%C3%A9", "pageSize=9", "price[lt]=5",
         "id=4&id=5",
+        // The dialects of docs/API.md, "More dialects".
+        "per_page=4", "page%5Bsize%5D=3", "page[number]=2", "page[offset]=4&page[limit]=3", "filter[price][gte]=2",
+        "fields[objects]=id", "%24top=3", "$skip=4", "$filter=price%20gt%201", "$orderby=price%20desc", "$count=true",
+        "pagination[page]=2", "pagination[pageSize]=3", "pagination[start]=1", "sort[0]=price:desc",
+        "filters[id][$in][0]=1", "starting_after=5", "ending_before=9",
     ]
 
     @Test func linksReadBackAsTheSameRequest() throws {
@@ -47,6 +52,8 @@ import Testing
                     // Decoded, as sent (links escape only what no URI may hold, e.g. a space).
                     #expect(linked.kept.map(\.key) == request.kept.map(\.key), "\(context)")
                     #expect(linked.kept.map(\.value) == request.kept.map(\.value), "\(context)")
+                    // Cursor links name the item before the page, which only the list resolves.
+                    if case .cursor = request.spelling { continue }
                     // Page-numbered links only ever point at aligned offsets.
                     if case .page = request.spelling ?? .folio(names: options.names, style: request.style, pageBase: 0),
                         offset % request.pageSize != 0

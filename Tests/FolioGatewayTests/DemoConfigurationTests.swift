@@ -17,6 +17,7 @@ import Testing
         #expect(
             configuration.routes.map(\.name) == [
                 "objects", "paged-objects", "drf-objects", "hal-objects", "jsonserver-objects", "simplerest-objects",
+                "laravel-objects", "jsonapi-objects", "odata-objects", "strapi-objects", "stripe-objects",
             ])
     }
 

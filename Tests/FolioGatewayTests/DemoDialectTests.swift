@@ -54,6 +54,29 @@ func withDemoGateway(
             let simpleRest = try await client.execute(uri: "/simplerest/objects?range=%5B3%2C5%5D", method: .get)
             #expect(try rawItems("{\"x\":" + simpleRest.text + "}", key: "x") == expected)
             #expect(simpleRest.header("Content-Range") == "objects 3-5/\(DemoData.count)")
+
+            let laravel = try await client.execute(uri: "/laravel/objects?page=2&per_page=3", method: .get)
+            #expect(try rawItems(laravel.text, key: "data") == expected)
+            #expect(try laravel.json["total"] as? Int == DemoData.count)
+
+            let jsonAPI = try await client.execute(
+                uri: "/jsonapi/objects?page%5Bnumber%5D=2&page%5Bsize%5D=3", method: .get)
+            #expect((try jsonAPI.json["data"] as? [[String: Any]])?.count == 3)
+            #expect(jsonAPI.text.contains(#""type":"objects","id":""#))
+
+            let odata = try await client.execute(uri: "/odata/objects?$skip=3&$top=3&$count=true", method: .get)
+            #expect(try rawItems(odata.text, key: "value") == expected)
+            #expect(try odata.json["@odata.count"] as? Int == DemoData.count)
+
+            let strapi = try await client.execute(
+                uri: "/strapi/objects?pagination%5Bpage%5D=2&pagination%5BpageSize%5D=3", method: .get)
+            #expect(try (strapi.json["data"] as? [[String: Any]])?.count == 3)
+
+            let stripe = try await client.execute(uri: "/stripe/objects?limit=3", method: .get)
+            let firstThree = try rawItems(
+                try await client.execute(uri: "/objects?pageSize=3", method: .get).text)
+            #expect(try rawItems(stripe.text, key: "data") == firstThree)
+            #expect(try stripe.json["has_more"] as? Bool == true)
         }
     }
 }

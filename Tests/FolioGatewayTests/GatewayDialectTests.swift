@@ -10,7 +10,9 @@ import Testing
 /// docs/API.md, "Dialects" end to end: one route per dialect over the same upstream list; each real client's
 /// own requests and its own way of walking to the end, against the upstream's elements.
 @Suite struct GatewayDialectTests {
-    static let dialects = ["folio", "drf", "hal", "jsonserver", "simplerest"]
+    static let dialects = [
+        "folio", "drf", "hal", "jsonserver", "simplerest", "laravel", "jsonapi", "strapi", "stripe", "odata",
+    ]
 
     /// 53 elements (not a multiple of the page sizes below), written with odd spacing so any
     /// re-encoding shows; prices all differ, names spread over several sections.
@@ -33,6 +35,7 @@ import Testing
                 sectionKey: name
                 filterable: [id, price]
                 searchable: [name]
+                idField: id
             \(route.isEmpty ? "" : "    " + route)
             """
         }

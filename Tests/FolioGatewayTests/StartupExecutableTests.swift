@@ -66,16 +66,16 @@ struct StartupExecutableTests {
     }
 
     @Test func folioValidateRejectsAnUnknownDialect() throws {
-        let yaml = "defaults:\n  dialect: folio\n" + ConfigFixture.minimal + "\n    dialect: jsonapi"
+        let yaml = "defaults:\n  dialect: folio\n" + ConfigFixture.minimal + "\n    dialect: graphql"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dialect-\(UUID().uuidString).yaml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let (status, output, _) = try FolioProcess.validate(file)
         #expect(status == 1)
-        let at = ConfigFixture.position(of: "dialect: jsonapi", in: yaml)
+        let at = ConfigFixture.position(of: "dialect: graphql", in: yaml)
         #expect(
             output
-                == "\(file.path):\(at.line):\(at.column): routes[0].dialect: unknown dialect 'jsonapi'; "
-                + "expected one of folio, drf, hal, jsonserver, simplerest\n")
+                == "\(file.path):\(at.line):\(at.column): routes[0].dialect: unknown dialect 'graphql'; "
+                + "expected one of folio, drf, hal, jsonserver, simplerest, jsonapi, odata, laravel, strapi, stripe\n")
     }
 }

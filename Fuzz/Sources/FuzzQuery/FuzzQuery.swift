@@ -1,7 +1,7 @@
 import FolioEngine
 
 /// libFuzzer entry: a query string (and, after the first newline, a `Range` header) through
-/// `QueryString.parse` and `ListRequest.interpret` on two route shapes.
+/// `QueryString.parse` and `ListRequest.interpret` on two route shapes of Folio's own and one route per other dialect.
 ///
 /// Checks, beyond "never crashes" and "only `FolioError`s":
 /// - an accepted request is within the route's bounds (page size 1…max, offset 0…2^53);
@@ -21,12 +21,20 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-let routeShapes = [
-    PagingOptions(defaultPageSize: 25, maxPageSize: 500, overMax: .clamp, groupable: ["tag"]),
-    PagingOptions(
-        defaultPageSize: 10, maxPageSize: 50, overMax: .reject,
-        names: ParameterNames(pageSize: "limit", offset: "skip", page: "p"), pageBase: 1, groupable: ["kind", "tag"]),
-]
+let routeShapes =
+    [
+        PagingOptions(defaultPageSize: 25, maxPageSize: 500, overMax: .clamp, groupable: ["tag"]),
+        PagingOptions(
+            defaultPageSize: 10, maxPageSize: 50, overMax: .reject,
+            names: ParameterNames(pageSize: "limit", offset: "skip", page: "p"), pageBase: 1,
+            groupable: ["kind", "tag"]),
+    ]
+    // Every other dialect's parameters (docs/API.md, "Dialects"), with a filterable field for their filter syntaxes.
+    + Dialect.all.filter { $0 != .folio }.map { dialect in
+        PagingOptions(
+            defaultPageSize: 10, maxPageSize: 50, overMax: .clamp, groupable: ["tag"], filterable: ["price"],
+            dialect: dialect)
+    }
 
 func check(_ query: Substring, range: String?, options: PagingOptions) {
     let parameters: [QueryParameter]
@@ -48,9 +56,7 @@ func check(_ query: Substring, range: String?, options: PagingOptions) {
     for total in [0, 1, 37, 1 << 40] {
         let paging = Paging(
             totalCount: total, offset: request.offset, pageSize: request.pageSize, pageBase: options.pageBase)
-        let links = LinkBuilder(
-            base: "/objects", kept: request.kept, names: options.names, style: request.style,
-            pageSize: request.pageSize, pageBase: options.pageBase, snapshot: "s1")
+        let links = LinkBuilder(base: "/objects", request: request, options: options, snapshot: "s1")
         let urls = links.urls(paging)
         _ = links.linkHeader(paging)
         for case let url? in [urls.first, urls.previous, urls.next, urls.last] {
@@ -72,7 +78,8 @@ func checkLink(_ url: String, from request: ListRequest, options: PagingOptions)
     } catch {
         fatalError("Folio rejects its own link \(url.debugDescription): \(error)")
     }
-    guard linked.pageSize == request.pageSize, linked.style == request.style, linked.snapshot == "s1",
+    guard linked.pageSize == request.pageSize, linked.style == request.style, linked.spelling == request.spelling,
+        linked.snapshot == "s1",
         linked.kept.map(\.key) == request.kept.map(\.key), linked.kept.map(\.value) == request.kept.map(\.value)
     else {
         fatalError("link \(url.debugDescription) changes the request: \(linked) vs \(request)")

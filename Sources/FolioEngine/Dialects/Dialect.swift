@@ -27,9 +27,20 @@ public struct Dialect: Sendable {
     let page: @Sendable (DialectPage) -> [UInt8]
     /// Writes the `metadataOnly` body.
     let metadata: @Sendable (DialectPage) -> [UInt8]
+    /// The dialect's own spelling of Folio's filters, `fields` and `q` (JSON:API's `filter[price][gte]=5`, OData's
+    /// `$select`): a parameter into the Folio parameters (key and value) it stands for, none of them when it names
+    /// nothing on this route; nil for a parameter the dialect does not spell. Malformed ones are 400.
+    var aliases: (@Sendable (QueryParameter, PagingOptions) throws(FolioError) -> [DialectAlias]?)? = nil
+    /// Whether the body names each item by its id at `idField` (`jsonapi`, `strapi`, `stripe`): a list whose items
+    /// are not all objects with a string or number there is answered `items-without-id` (docs/API.md, "Errors").
+    public var needsIDs = false
+    /// Headers on every page of the dialect (OData's `OData-Version: 4.0`).
+    public var headers: [(name: String, value: String)] = []
 
     /// Every dialect `dialect:` accepts, in the order docs/CONFIG.md lists them.
-    public static let all: [Dialect] = [.folio, .drf, .hal, .jsonServer, .simpleRest]
+    public static let all: [Dialect] = [
+        .folio, .drf, .hal, .jsonServer, .simpleRest, .jsonAPI, .odata, .laravel, .strapi, .stripe,
+    ]
 
     /// The dialect with that config name, nil for an unknown one.
     public static func named(_ name: String) -> Dialect? {
@@ -58,6 +69,24 @@ extension Dialect: Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
+/// What a dialect's own spelling of a parameter stands for among Folio's (`Dialect.aliases`).
+enum DialectAlias: Sendable, Equatable {
+    /// `FIELD=v` (`.equal`) or `FIELD[op]=v`; ignored on a field that is not filterable, as `?FIELD=v` is.
+    case filter(field: String, comparison: ListRequest.Comparison, value: String)
+    /// `fields=a,b`.
+    case fields(String)
+    /// `q=text`.
+    case search(String)
+    /// More sort keys in the dialect's sort syntax, after those of its sort parameter (Strapi's `sort[0]=a:desc`).
+    case sort(String)
+    /// `fields=a,b` given piecewise (Strapi's `fields[0]=a&fields[1]=b`): the names add up.
+    case moreFields(String)
+    /// Leave the total out of the body (Strapi's `pagination[withCount]=false`).
+    case omitTotal
+    /// Put the total into a body that leaves it out unasked (OData's `$count=true`).
+    case withTotal
+}
+
 /// One way of naming a page in the query, e.g. DRF's `page` with `page_size`.
 struct PagingMode: Sendable {
     enum Position: Sendable {
@@ -67,6 +96,8 @@ struct PagingMode: Sendable {
         case startEnd(start: String, end: String)
         /// A JSON array `[first,last]`, both included.
         case range(String)
+        /// An item's id: the page after it, or the one before it (Stripe's `starting_after`, `ending_before`).
+        case cursor(after: String, before: String)
     }
 
     /// The page size parameter, if the position does not fix the size itself.
@@ -77,7 +108,7 @@ struct PagingMode: Sendable {
         let own: [String] =
             switch position {
             case .offset(let name), .page(let name, _), .range(let name): [name]
-            case .startEnd(let start, let end): [start, end]
+            case .startEnd(let start, let end), .cursor(let start, let end): [start, end]
             }
         return (size.map { [$0] } ?? []) + own
     }
@@ -89,6 +120,7 @@ struct PagingMode: Sendable {
         case .page(let name, let base): .page(size: size ?? "", page: name, base: base)
         case .startEnd(let start, let end): .startEnd(start: start, end: end)
         case .range(let name): .range(name)
+        case .cursor(let after, _): .cursor(size: size ?? "", after: after)
         }
     }
 
@@ -137,11 +169,31 @@ public struct DialectPage: Sendable {
     public let metadataOnly: Bool
     /// The route's `envelope` (only Folio's own dialect has a choice of body).
     public let envelope: Bool
+    /// The route's `idField`, which names items in `jsonapi`, `strapi` and `stripe` (docs/API.md, "More dialects").
+    public let idField: FieldPath?
+    /// JSON:API's resource type: the route's `type`, or its name.
+    public let resourceType: String
+    /// Whether the body leaves the total out (`strapi`'s `pagination[withCount]=false`).
+    public var omitTotal: Bool
+    /// Whether the body carries a total it leaves out unasked (`odata`'s `$count=true`).
+    public var withTotal: Bool
+    /// OData's `@odata.context`: `BASE/$metadata#ROUTE` (`server.publicBaseURL`, the route's name).
+    public var metadataContext: String
+    /// For `stripe`'s `ending_before`: the view position of the item the page ends before (the page is the
+    /// `pageSize` items up to it, fewer near the start); nil otherwise.
+    public var endingBefore: Int?
 
     public init(
         view: ListView, paging: Paging, links: LinkBuilder, itemsKey: String, fields: SparseFields?,
-        metadataOnly: Bool, envelope: Bool
+        metadataOnly: Bool, envelope: Bool, idField: FieldPath? = nil, resourceType: String = "",
+        endingBefore: Int? = nil, omitTotal: Bool = false, withTotal: Bool = false, metadataContext: String = ""
     ) {
+        self.withTotal = withTotal
+        self.metadataContext = metadataContext
+        self.endingBefore = endingBefore
+        self.omitTotal = omitTotal
+        self.idField = idField
+        self.resourceType = resourceType
         self.view = view
         self.paging = paging
         self.links = links

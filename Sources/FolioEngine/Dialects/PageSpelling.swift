@@ -10,6 +10,9 @@ public enum PageSpelling: Sendable, Hashable {
     case startEnd(start: String, end: String)
     /// `name=[X,X+N-1]` as a percent-encoded JSON array, both ends included (react-admin's `range`).
     case range(String)
+    /// `size=N&after=ID`, ID the id of the item before the page (none for the first page; Stripe's `limit` and
+    /// `starting_after`): written by `LinkBuilder`, which knows the items' ids.
+    case cursor(size: String, after: String)
 
     /// Appends the paging parameters of the page of `pageSize` items starting at `offset`.
     func write(offset: Int, pageSize: Int, to url: inout String) {
@@ -29,6 +32,8 @@ public enum PageSpelling: Sendable, Hashable {
         case .range(let name):
             url += URIText.escapingComponent(name)
             url += "=%5B\(offset)%2C\(offset + pageSize - 1)%5D"
+        case .cursor(let size, _):
+            Self.append(size, pageSize, to: &url)
         }
     }
 

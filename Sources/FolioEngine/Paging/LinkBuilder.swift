@@ -9,6 +9,9 @@ public struct LinkBuilder: Sendable {
     /// The snapshot token the page was cut from (also written into the envelope).
     public let snapshot: String
     private let snapshotSuffix: String
+    /// The id text of the view's item at a position, for links spelled by cursor (`stripe`): set by whoever holds
+    /// the view.
+    public var cursorID: (@Sendable (Int) -> String?)?
 
     /// `base` is a path (`/objects`) or an absolute URL without a query; `kept` is
     /// `ListRequest.kept`.
@@ -45,6 +48,12 @@ public struct LinkBuilder: Sendable {
             pageSize: request.pageSize, snapshot: snapshot)
     }
 
+    /// The list's own URL without a query: the `base` given, which holds no `?` (Laravel's `path`, docs/API.md,
+    /// "Dialects").
+    public var path: String {
+        String(prefix.utf8.prefix { $0 != UInt8(ascii: "?") })!
+    }
+
     /// The URL of the page starting at `offset`. In page style the offset is named by its page
     /// number, `offset / pageSize + pageBase` (page-style links only ever point at aligned offsets).
     ///
@@ -54,6 +63,12 @@ public struct LinkBuilder: Sendable {
         url.reserveCapacity(prefix.utf8.count + 48 + snapshotSuffix.utf8.count)
         url += prefix
         spelling.write(offset: offset, pageSize: pageSize, to: &url)
+        if case .cursor(_, let after) = spelling, offset > 0, let id = cursorID?(offset - 1) {
+            url += "&"
+            url += URIText.escapingComponent(after)
+            url += "="
+            url += URIText.escapingComponent(id)
+        }
         url += snapshotSuffix
         return url
     }

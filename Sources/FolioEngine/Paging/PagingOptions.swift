@@ -37,13 +37,16 @@ public struct PagingOptions: Sendable, Hashable {
     public var filterable: [String]
     /// How requests name pages, sort and filter, and how bodies are written (docs/API.md, "Dialects").
     public var dialect: Dialect
+    /// JSON:API's resource type, which its `fields[TYPE]` names (the route's `type`, or its name).
+    public var resourceType: String
 
     public init(
         defaultPageSize: Int = 25, maxPageSize: Int = 500, overMax: OverMaxPageSize = .clamp,
         names: ParameterNames = ParameterNames(), pageBase: Int = 0, groupable: [String] = [],
-        filterable: [String] = [], dialect: Dialect = .folio
+        filterable: [String] = [], dialect: Dialect = .folio, resourceType: String = "objects"
     ) {
         self.dialect = dialect
+        self.resourceType = resourceType
         self.filterable = groupable + filterable.filter { !groupable.contains($0) }
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize

@@ -20,6 +20,39 @@ extension ListRequest {
         var filterSearch: String?
         var request = ListRequest(pageSize: options.defaultPageSize)
 
+        /// Reads one of Folio's own parameters (the links keep it unless it is `snapshot`, `since` or
+        /// `metadataOnly`).
+        func read(_ role: Role, _ parameter: QueryParameter) throws(FolioError) {
+            let key = parameter.key
+            // `?FIELD=a&FIELD=b`: any of the values.
+            guard role == .filter || seen.insert(key) else { throw .duplicateParameter(key) }
+            switch role {
+            case .snapshot: request.snapshot = parameter.value
+            case .since: request.since = parameter.value
+            case .metadataOnly: request.metadataOnly = true
+            case .groupBy: request.groupBy = parameter.value
+            case .beginsWith:
+                guard !parameter.value.isEmpty else { throw .invalidParameter("beginsWith must not be empty") }
+                request.beginsWith = parameter.value
+            case .filter:
+                request.filters.append(Filter(field: key, value: parameter.value))
+            case .comparison(let field, let name):
+                guard let comparison = Comparison(rawValue: name), comparison != .equal else {
+                    let known = Comparison.allCases.filter { $0 != .equal }.map(\.rawValue).joined(separator: ", ")
+                    throw .invalidParameter(
+                        "unknown filter operator '\(DetailText.clip(name))' in '\(DetailText.clip(key))'; known: \(known)"
+                    )
+                }
+                request.filters.append(Filter(field: field, value: parameter.value, comparison: comparison))
+            case .fields:
+                request.fields = try fields(parameter)
+            case .search:
+                request.q = parameter.value
+            case .other:
+                preconditionFailure("handled by the caller")
+            }
+        }
+
         for parameter in parameters {
             let key = parameter.key
             if pagingNames.contains(key) {
@@ -45,44 +78,52 @@ extension ListRequest {
                 request.kept.append(parameter)
                 continue
             }
+            if let aliases = dialect.aliases, let aliased = try aliases(parameter, options) {
+                // A dialect's spelling of Folio's filters, `fields` or `q` (JSON:API's `filter[price][gte]`).
+                for alias in aliased {
+                    let (role, key, value): (Role, String, String)
+                    switch alias {
+                    case .sort(let text):
+                        sortValues.append(text)
+                        continue
+                    case .moreFields(let text):
+                        request.fields =
+                            (request.fields ?? [])
+                            + (try fields(
+                                QueryParameter(raw: parameter.raw, key: parameter.key, value: text, hasValue: true)))
+                        continue
+                    case .omitTotal:
+                        request.omitTotal = true
+                        continue
+                    case .withTotal:
+                        request.withTotal = true
+                        continue
+                    case .filter(let field, let comparison, let text):
+                        guard options.filterable.contains(field) else { continue }
+                        (role, key, value) =
+                            comparison == .equal
+                            ? (.filter, field, text)
+                            : (
+                                .comparison(field: field, name: comparison.rawValue),
+                                "\(field)[\(comparison.rawValue)]", text
+                            )
+                    case .fields(let text): (role, key, value) = (.fields, "fields", text)
+                    case .search(let text): (role, key, value) = (.search, "q", text)
+                    }
+                    try read(role, QueryParameter(raw: parameter.raw, key: key, value: value, hasValue: true))
+                }
+                request.kept.append(parameter)
+                continue
+            }
             let role = Role(key: key, filterable: options.filterable, suffixes: dialect.comparisonSuffixes)
             if role == .other {
                 request.kept.append(parameter)
                 continue
             }
-            // `?FIELD=a&FIELD=b`: any of the values.
-            guard role == .filter || seen.insert(key) else { throw .duplicateParameter(key) }
+            try read(role, parameter)
             switch role {
-            case .snapshot: request.snapshot = parameter.value
-            case .since: request.since = parameter.value
-            case .metadataOnly: request.metadataOnly = true
-            case .groupBy:
-                request.groupBy = parameter.value
-                request.kept.append(parameter)
-            case .beginsWith:
-                guard !parameter.value.isEmpty else { throw .invalidParameter("beginsWith must not be empty") }
-                request.beginsWith = parameter.value
-                request.kept.append(parameter)
-            case .filter:
-                request.filters.append(Filter(field: key, value: parameter.value))
-                request.kept.append(parameter)
-            case .comparison(let field, let name):
-                guard let comparison = Comparison(rawValue: name), comparison != .equal else {
-                    let known = Comparison.allCases.filter { $0 != .equal }.map(\.rawValue).joined(separator: ", ")
-                    throw .invalidParameter(
-                        "unknown filter operator '\(DetailText.clip(name))' in '\(DetailText.clip(key))'; known: \(known)"
-                    )
-                }
-                request.filters.append(Filter(field: field, value: parameter.value, comparison: comparison))
-                request.kept.append(parameter)
-            case .fields:
-                request.fields = try fields(parameter)
-                request.kept.append(parameter)
-            case .search:
-                request.q = parameter.value
-                request.kept.append(parameter)
-            case .other:
-                preconditionFailure("handled above")
+            case .snapshot, .since, .metadataOnly: break
+            default: request.kept.append(parameter)
             }
         }
         request.sort = try dialect.sort.read(sortValues, order)
@@ -116,6 +157,7 @@ extension ListRequest {
                 let exact = modes.first(where: { if case .page = $0.position { false } else { true } })
             {
                 request.spelling = exact.spelling
+                request.style = .offset
             }
         }
         return request
@@ -183,6 +225,16 @@ extension ListRequest {
                 }
                 pageSize = end - (offset ?? 0)
             }
+        case .cursor(let afterName, let beforeName):
+            let after = paging.first { $0.key == afterName }
+            let before = paging.first { $0.key == beforeName }
+            if after != nil, before != nil {
+                throw .conflictingParameters("\(afterName) and \(beforeName) cannot be used together")
+            }
+            for parameter in [after, before].compactMap({ $0 }) where parameter.value.isEmpty {
+                throw .invalidParameter("\(parameter.key) must be the id of an item")
+            }
+            request.cursor = after.map { .after($0.value) } ?? before.map { .before($0.value) }
         case .range(let name):
             if let parameter = paging.first(where: { $0.key == name }) {
                 let (first, last) = try range(parameter)

@@ -34,6 +34,19 @@ public struct ListRequest: Sendable, Hashable {
     /// The client's parameters that links keep, in the original order and encoding: all but
     /// the paging params (after renames), `snapshot` and `metadataOnly`.
     public var kept: [QueryParameter]
+    /// A page named by an item's id (`stripe`'s `starting_after`/`ending_before`, docs/API.md, "More dialects"),
+    /// which only the list can turn into an offset; nil for pages named by position.
+    public var cursor: Cursor?
+    /// The dialect's body leaves the total out (`strapi`'s `pagination[withCount]=false`).
+    public var omitTotal = false
+    /// The dialect's body carries the total it leaves out unasked (`odata`'s `$count=true`).
+    public var withTotal = false
+
+    /// The item a cursor page starts after or ends before, by its id's text.
+    public enum Cursor: Sendable, Hashable {
+        case after(String)
+        case before(String)
+    }
 
     public struct Filter: Sendable, Hashable {
         public let field: String
@@ -88,6 +101,11 @@ extension ListRequest {
             text += "&"
         }
         text += "#offset=\(offset)&pageSize=\(pageSize)&style=\(style == .page ? "page" : "offset")"
+        switch cursor {
+        case .after(let id)?: text += "&after=" + id
+        case .before(let id)?: text += "&before=" + id
+        case nil: break
+        }
         return text
     }
 }

@@ -16,6 +16,8 @@ public final class SnapshotIndexes: Sendable {
     let state = Mutex(State())
     /// Held while the ids are read (`itemIDs`), so they are read once however many requests ask.
     let readingIDs = Mutex(())
+    /// `firstItemWithoutID` by field (a few bytes each).
+    let idChecks = Mutex<[FieldPath: Int?]>([:])
 
     /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
     static let searchesKept = 32

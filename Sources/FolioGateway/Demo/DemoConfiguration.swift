@@ -52,7 +52,8 @@ public enum DemoConfiguration {
             groupable: [category]
 
           # The same list in the page shapes other servers' clients expect (dialects, docs/API.md, "Dialects"):
-          # Django REST framework, Spring Data REST (HAL), json-server and react-admin's simple REST.
+          # Django REST framework, Spring Data REST (HAL), json-server, react-admin's simple REST, Laravel's paginator,
+          # JSON:API, OData v4, Strapi v4 and Stripe-style cursor lists.
           - name: drf-objects
             path: /drf/objects
             upstream: http://demo-upstream/objects
@@ -100,6 +101,65 @@ public enum DemoConfiguration {
             groupable: [category]
             filterable: [price, id]
             searchable: [name]
+
+          - name: laravel-objects
+            path: /laravel/objects
+            upstream: http://demo-upstream/objects
+            dialect: laravel
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+
+          - name: jsonapi-objects
+            path: /jsonapi/objects
+            upstream: http://demo-upstream/objects
+            dialect: jsonapi
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+            idField: id
+            type: objects
+
+          - name: odata-objects
+            path: /odata/objects
+            upstream: http://demo-upstream/objects
+            dialect: odata
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+
+          - name: strapi-objects
+            path: /strapi/objects
+            upstream: http://demo-upstream/objects
+            dialect: strapi
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+            idField: id
+
+          - name: stripe-objects
+            path: /stripe/objects
+            upstream: http://demo-upstream/objects
+            dialect: stripe
+            sort: [name]
+            sectionKey: name
+            sortable: [name, price, id]
+            groupable: [category]
+            filterable: [price, id]
+            searchable: [name]
+            idField: id
 
         """#
 }

@@ -55,7 +55,8 @@ final class CompiledRoute: Sendable {
             pageBase: p.pageBase,
             groupable: route.groupable.map(\.text),
             filterable: route.filterable.map(\.text),
-            dialect: p.dialect
+            dialect: p.dialect,
+            resourceType: route.type ?? route.name
         )
         self.itemsPointer = route.items
         self.listVariant = Self.listVariant(route)
