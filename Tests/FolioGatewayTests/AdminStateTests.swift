@@ -149,18 +149,26 @@ struct AdminStateTests {
         }
     }
 
-    @Test func watchStreamsReportThroughTheRoutesHook() async throws {
-        try await withTestUpstream({ _ in .json(objectsBody(3).body) }) { upstream in
-            _ = try await withFolio(Self.yaml(upstream)) { folio in
-                let activity = try #require(folio.server.gateway.routes.first { $0.config.name == "idle" }).metrics
-                    .activity
-                activity.watchOpened()
-                activity.watchOpened()
-                #expect(
-                    try Self.route(try await folio.get("\(folio.admin)/state").json, "idle")["watchers"] as? Int == 2)
-                activity.watchClosed()
-                #expect(
-                    try Self.route(try await folio.get("\(folio.admin)/state").json, "idle")["watchers"] as? Int == 1)
+    /// Open watch streams show as the route's `watchers`, and leave it when they close.
+    @Test func openWatchStreamsAreTheRoutesWatchers() async throws {
+        let list = GatewayChangesTests.ChangingList((0..<3).map { GatewayWatchTests.item($0) })
+        try await withTestUpstream({ _ in .json(list.body) }) { upstream in
+            _ = try await withFolio(GatewayWatchTests.yaml(upstream, ttl: "60s")) { folio in
+                let token = try await GatewayWatchTests.token(folio)
+                func watchers() async throws -> Int? {
+                    try Self.route(try await folio.get("\(folio.admin)/state").json, "objects")["watchers"] as? Int
+                }
+                #expect(try await watchers() == 0)
+                var streams: [EventStreamClient] = []
+                for _ in 0..<2 {
+                    let stream = try await EventStreamClient.open(port: folio.clientPort, "/objects?since=\(token)")
+                    _ = try await stream.waitForEvents(1)
+                    streams.append(stream)
+                }
+                #expect(try await watchers() == 2)
+                await streams[0].close()
+                try await waitUntil("the closed stream leaves the count") { try await watchers() == 1 }
+                await streams[1].close()
             }
         }
     }

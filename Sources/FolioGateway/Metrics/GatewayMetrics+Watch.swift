@@ -11,6 +11,19 @@ extension GatewayMetrics {
         registry.makeGauge(descriptor: Self.watchStreams.descriptor, labels: [("route", route)])
     }
 
+    /// A stream of `route` opened (or closed): the gauge of `/metrics` and the route's
+    /// `watchers` of `/state` (docs/API.md, "Admin state").
+    func watchStream(_ route: String, opened: Bool) {
+        let (gauge, activity) = (watchStreams(route), activities.activity(route))
+        if opened {
+            gauge.increment()
+            activity.watchOpened()
+        } else {
+            gauge.decrement()
+            activity.watchClosed()
+        }
+    }
+
     /// Events sent on `route`'s streams.
     func watchEvents(_ route: String) -> Counter {
         registry.makeCounter(descriptor: Self.watchEvents.descriptor, labels: [("route", route)])

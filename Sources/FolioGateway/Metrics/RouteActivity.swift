@@ -68,8 +68,9 @@ final class RouteActivity: Sendable {
 
     // MARK: Watch streams
 
-    /// The hook for watch streams (docs/API.md, "Admin state", `watchers`): a stream of this
-    /// route calls `watchOpened()` when it starts and `watchClosed()` once when it ends.
+    /// Watch streams of this route open now (docs/API.md, "Admin state", `watchers`): the
+    /// `WatchHub` calls `watchOpened()` when a stream starts and `watchClosed()` once when it
+    /// ends (`GatewayMetrics.watchStream`).
     func watchOpened() { openWatchers.add(1, ordering: .relaxed) }
 
     func watchClosed() { openWatchers.subtract(1, ordering: .relaxed) }

@@ -73,7 +73,7 @@ final class WatchHub: SnapshotEvents {
             return (watcher, entry, isNew, entry.add(watcher, at: snapshot))
         }
         if behind { watcher.signal(.changed) }
-        metrics.watchStreams(route).increment()
+        metrics.watchStream(route, opened: true)
         if isNew { entry.setRefresher(WatchRefresher.start(entry, hub: self, immediately: false)) }
         startTicker()
         if ended { watcher.end() }
@@ -83,7 +83,7 @@ final class WatchHub: SnapshotEvents {
     /// A stream ended (its client left, or the server ended it).
     func close(_ watcher: Watcher, of entry: WatchedKey) {
         _ = entry.remove(watcher)
-        metrics.watchStreams(watcher.route).decrement()
+        metrics.watchStream(watcher.route, opened: false)
         let unwatched = state.withLock { state in
             state.open -= 1
             guard state.keys[entry.key] === entry, entry.isEmpty else { return false }
