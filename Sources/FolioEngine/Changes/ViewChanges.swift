@@ -35,6 +35,15 @@ public struct ViewChanges: Sendable {
     /// Where added and replaced items' values come from.
     let view: ListView
     let form: ItemForm
+    /// The old view and both lists' ids: where a removed item's id is read, and whether the new
+    /// list still holds it (OData's `@removed` reasons).
+    let sides: Sides
+
+    struct Sides: Sendable {
+        let old: ListView
+        let oldIDs: ItemIDs
+        let newIDs: ItemIDs
+    }
 
     /// The changes from `old` (a view of the list `oldIDs` was read from) to `new`. Throws
     /// `ids-not-unique` when either list has no ids (docs/API.md, "Changes between snapshots"),
@@ -49,6 +58,7 @@ public struct ViewChanges: Sendable {
         count = new.count
         view = new
         self.form = form
+        sides = Sides(old: old, oldIDs: oldIDs, newIDs: newIDs)
         guard !old.isSame(as: new) else {
             (operations, removeCount, addCount, replaceCount, moveCount) = ([], 0, 0, 0, 0)
             return

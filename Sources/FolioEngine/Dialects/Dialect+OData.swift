@@ -64,6 +64,8 @@ extension Dialect {
             ]
         case "$search":
             return [.search(parameter.value)]
+        case "$deltatoken":
+            return [.since(parameter.value)]
         case "$count":
             switch parameter.value {
             case "true": return [.withTotal]
@@ -77,20 +79,21 @@ extension Dialect {
 }
 
 /// `{"@odata.context":…,"@odata.count":N,"value":[…],"@odata.nextLink":URL}`: the count only with `$count=true`,
-/// the next link only when more items follow; without `value` for `metadataOnly`.
-///
-/// (The last page is where an `@odata.deltaLink` would go: after `value`, when `nextLink` is absent.)
+/// the next link only when more items follow; without `value` for `metadataOnly`. The last page of a route with
+/// `idField` ends with `"@odata.deltaLink"` instead (docs/API.md, "OData deltas").
 private struct ODataPage: ByteWritable {
     let context: String
     let count: Int?
     let items: PageItems?
     let next: String?
+    let delta: String?
 
     init(page: DialectPage, withItems: Bool) {
         context = page.metadataContext
         count = page.withTotal ? page.paging.totalCount : nil
         items = withItems ? page.items : nil
         next = page.paging.next.map(page.links.url)
+        delta = next == nil && withItems && page.idField != nil ? page.links.deltaURL(token: page.links.snapshot) : nil
     }
 
     func write(to sink: inout some ByteSink) {
@@ -107,6 +110,10 @@ private struct ODataPage: ByteWritable {
         if let next {
             sink.write(",\"@odata.nextLink\":")
             JSONText.writeString(next, to: &sink)
+        }
+        if let delta {
+            sink.write(",\"@odata.deltaLink\":")
+            JSONText.writeString(delta, to: &sink)
         }
         sink.write(UInt8(ascii: "}"))
     }

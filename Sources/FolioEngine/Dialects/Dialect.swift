@@ -85,6 +85,8 @@ enum DialectAlias: Sendable, Equatable {
     case omitTotal
     /// Put the total into a body that leaves it out unasked (OData's `$count=true`).
     case withTotal
+    /// `since=TOKEN`: the view's changes since that snapshot (OData's `$deltatoken`). Not kept in links.
+    case since(String)
 }
 
 /// One way of naming a page in the query, e.g. DRF's `page` with `page_size`.

@@ -73,6 +73,12 @@ public struct LinkBuilder: Sendable {
         return url
     }
 
+    /// OData's delta link (docs/API.md, "OData deltas"): the list's URL with the request's kept parameters (no
+    /// paging parameter, no `snapshot`), then `$deltatoken=TOKEN`.
+    public func deltaURL(token: String) -> String {
+        prefix + URIText.escapingComponent("$deltatoken") + "=" + URIText.escapingComponent(token)
+    }
+
     /// The four links of `paging` as URLs, nil where the rel is absent.
     public func urls(_ paging: Paging) -> (first: String?, previous: String?, next: String?, last: String?) {
         (paging.first.map(url), paging.previous.map(url), paging.next.map(url), paging.last.map(url))

@@ -109,10 +109,13 @@ extension ListRequest {
                             )
                     case .fields(let text): (role, key, value) = (.fields, "fields", text)
                     case .search(let text): (role, key, value) = (.search, "q", text)
+                    case .since(let text): (role, key, value) = (.since, "since", text)
                     }
                     try read(role, QueryParameter(raw: parameter.raw, key: key, value: value, hasValue: true))
                 }
-                request.kept.append(parameter)
+                if !aliased.contains(where: { if case .since = $0 { true } else { false } }) {
+                    request.kept.append(parameter)
+                }
                 continue
             }
             let role = Role(key: key, filterable: options.filterable, suffixes: dialect.comparisonSuffixes)

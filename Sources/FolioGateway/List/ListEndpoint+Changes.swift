@@ -17,9 +17,14 @@ extension ListEndpoint {
             let computed = try changes.changes(
                 from: old, to: new, selection: plan.selection, fields: listRequest.fields)
             var grew = false
-            let answer = renderer.changes(
-                request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
-                target: target, grew: &grew)
+            let answer =
+                route.paging.dialect == .odata
+                ? renderer.odataDelta(
+                    request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
+                    target: target, grew: &grew)
+                : renderer.changes(
+                    request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
+                    target: target, grew: &grew)
             if let key = plan.fill.key {
                 // The ids (and a filtered view) are kept with both snapshots: part of the bound.
                 await cache.recount(new, for: key)
