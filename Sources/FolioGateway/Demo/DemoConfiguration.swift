@@ -136,6 +136,7 @@ public enum DemoConfiguration {
             groupable: [category]
             filterable: [price, id]
             searchable: [name]
+            idField: id
 
           - name: strapi-objects
             path: /strapi/objects
