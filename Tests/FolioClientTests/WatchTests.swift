@@ -7,8 +7,9 @@ import Testing
 
 /// `sync()` and `watch()` against a real HTTP server on loopback that plays Folio's change feed
 /// (docs/API.md, "Changes between snapshots" and "Watching a list") over a list it changes at
-/// random: the gateway of this branch does not answer `since` yet, so the answers are written
-/// here to the wire format of those sections.
+/// random, written here to the wire format of those sections: a server whose answers the test
+/// controls (a stream that ends after each event, forgotten tokens). `GatewaySyncTests` runs the
+/// same against the real gateway.
 @Suite struct WatchTests {
     enum Mode: String, CaseIterable, Sendable { case sync, watch }
 
