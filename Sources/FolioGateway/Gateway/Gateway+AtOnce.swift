@@ -11,7 +11,7 @@ extension Gateway {
     /// needs no Hummingbird `Request` (whose URI it would parse) and no request context.
     func answerAtOnce(_ request: HTTPRequest, record: RequestRecord) -> SentAnswer? {
         guard request.method == .get || request.method == .head, !observer.tracesRequest(request),
-            (try? admit(request)) != nil
+            (try? Admission.check(request, limits: configuration.limits)) != nil
         else { return nil }
         let target = RequestTarget(request.path ?? "/")
         record.path = target.path

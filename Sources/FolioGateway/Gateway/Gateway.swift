@@ -34,15 +34,12 @@ public final class Gateway: Sendable {
     let lists: ListEndpoint
     /// Answers unsafe methods and unrouted paths from upstream.
     let forwarder: Forwarder
-    /// The server's open event streams (docs/API.md, "Watching a list"), shared by a reload's
-    /// gateways.
+    /// The server's open event streams (docs/API.md, "Watching a list"), shared by a reload's gateways.
     let watches: WatchHub
 
-    /// `store` defaults to a memory store of `cache.maxBytes`; a reload's gateway gets its
-    /// predecessor's store, and `succeeding` it shares its `FillLedger` (drop generations,
-    /// fills in flight): a drop on either gateway stops the fills both began before it, and the new
-    /// gateway's requests join the fills of routes whose config the reload left as it was. It
-    /// also takes over its `WatchHub`, so open event streams go on across the reload.
+    /// `store` defaults to a memory store of `cache.maxBytes`. A reload's gateway gets its predecessor's store,
+    /// and `succeeding` it shares its `FillLedger` (a drop on either stops the fills both began before it; new
+    /// requests join fills of unchanged routes) and its `WatchHub` (event streams go on across the reload).
     public init(
         configuration: Configuration,
         upstream: UpstreamClient,
@@ -68,11 +65,7 @@ public final class Gateway: Sendable {
             store: store ?? MemorySnapshotStore.gatewayDefault(cache: configuration.cache, metrics: metrics, now: now),
             ledger: predecessor?.cache.ledger ?? FillLedger(), routes: configuration.routes, events: watches, now: now)
         self.cache = cache
-        if let shared = cache.store as? SharedSnapshotStore {
-            shared.describe(routes)
-            shared.onRemoteDrop { route in cache.droppedElsewhere(route: route) }
-            shared.onRemoteStored { eventKey in watches.storedElsewhere(eventKey) }
-        }
+        (cache.store as? SharedSnapshotStore)?.serve(routes, cache: cache, watches: watches)
         self.upstream = upstream
         self.pipeline = FillPipeline(
             upstream: upstream, limits: configuration.limits, tracer: tracer, logger: logger, now: now)
@@ -83,7 +76,7 @@ public final class Gateway: Sendable {
             resolver: resolver, cache: cache,
             renderer: ListRenderer(publicBaseURL: server.publicBaseURL, compression: server.compression),
             trustedProxies: server.trustedProxies, watches: watches, watch: server.watch,
-            eventKey: Self.eventKeys(cache.store))
+            eventKey: SharedSnapshotStore.eventKeys(cache.store))
         self.forwarder = Forwarder(
             upstream: upstream, cache: cache, metrics: metrics, fallbackUpstream: server.fallbackUpstream,
             trustedProxies: server.trustedProxies, maxRequestBodyBytes: configuration.limits.maxRequestBodyBytes)
@@ -92,15 +85,8 @@ public final class Gateway: Sendable {
         self.observer = RequestObserver(
             routes: routes, metrics: metrics, logger: logger, logsAccess: configuration.logging.access, tracer: tracer,
             recordsRootSpans: recordsRootSpans)
-        // A gateway alone (tests) refreshes its own watched keys; a server's hub follows its
-        // current gateway (`buildApplication`).
+        // A gateway alone (tests) refreshes its own watched keys; a server's hub follows its current gateway.
         if ownHub { watches.attach { [weak self] in self } }
-    }
-
-    /// How the shared store's events name a key (nil for other stores).
-    static func eventKeys(_ store: any SnapshotStore) -> (@Sendable (CacheKey) -> String)? {
-        guard let shared = store as? SharedSnapshotStore else { return nil }
-        return { key in shared.eventKey(for: key) }
     }
 
     /// The route called `name` in this gateway's config.
@@ -128,14 +114,6 @@ public final class Gateway: Sendable {
         return answer
     }
 
-    /// Refuses what no route may see: bad framing (400), breached request limits (414, 431),
-    /// `CONNECT` (405), and targets that are no path or hold a dot segment (400).
-    func admit(_ request: HTTPRequest) throws(FolioError) {
-        try RequestFraming.check(request)
-        try RequestLimits.check(request, limits: configuration.limits)
-        try RequestTargetRules.check(request)
-    }
-
     private func route(_ request: Request, context: GatewayContext, requestID: String) async throws -> SentAnswer {
         let head = request.head
         let target = RequestTarget(head.path ?? "/")
@@ -145,7 +123,7 @@ public final class Gateway: Sendable {
         let lookup = table.lookup(rawPath: target.path)
         context.record.routeIndex = lookup.routeIndex
         do {
-            try admit(head)
+            try Admission.check(head, limits: configuration.limits)
         } catch {
             metrics.breached(error.limit)
             throw error
