@@ -195,7 +195,9 @@ struct FrontDoorTests {
     /// timeout counts while the client owes bytes (only an answer the server owes is busy).
     @Test func aStalledRequestBodyEndsWithTheIdleTimeout() async throws {
         try await withTestUpstream(KeptAnswerHandlerTests.upstream) { upstream in
-            let yaml = Self.idleYAML(upstream.baseURL)
+            // 3 s, not 1: on a loaded test run more than a second passed between opening the
+            // connection and sending the request, which the timeout rightly closed first.
+            let yaml = Self.idleYAML(upstream.baseURL, timeout: "3s")
             try await withGateway(yaml) { client, _ in
                 let connection = try await RawConnection.open(port: try #require(client.port))
                 try await connection.send(

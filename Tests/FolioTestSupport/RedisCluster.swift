@@ -1,5 +1,6 @@
 import FolioRedis
 import Foundation
+import Synchronization
 
 /// A real Redis Cluster on loopback: three primaries with a replica each (`redis-server
 /// --cluster-enabled yes`, `redis-cli --cluster create --cluster-replicas 1`), a node timeout
@@ -16,23 +17,60 @@ public struct RedisCluster: Sendable {
     public var configuration: RedisConfiguration { nodes[0].configuration(commandTimeout: .seconds(5)) }
 
     public static func with<T>(_ body: (RedisCluster) async throws -> T) async throws -> T {
+        // A cluster that fails to form on a busy machine is started anew, on other ports.
+        var attempt = 1
+        while true {
+            let cluster: RedisCluster
+            do {
+                cluster = try await start()
+            } catch {
+                guard attempt < 3 else { throw error }
+                attempt += 1
+                continue
+            }
+            defer { cluster.stop() }
+            return try await body(cluster)
+        }
+    }
+
+    /// Ports of cluster nodes: below 7000, so that each node's bus port (its port + 10000) is neither in the range
+    /// of the other test servers (`RedisServer.nextPort`, 20000 and up) nor in the kernel's ephemeral range.
+    private static let ports = Atomic<Int>(Int.random(in: 0..<1_000))
+
+    private static func nextPort() -> Int {
+        while true {
+            let port = 5_000 + ports.wrappingAdd(1, ordering: .relaxed).oldValue % 2_000
+            if !RedisServer.isListening(port), !RedisServer.isListening(port + 10_000) { return port }
+        }
+    }
+
+    func stop() {
+        for node in nodes { node.stop() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func start() async throws -> RedisCluster {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-cluster-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var nodes: [RedisServer] = []
+        var formed = false
         defer {
-            for node in nodes { node.stop() }
-            try? FileManager.default.removeItem(at: directory)
+            if !formed {
+                for node in nodes { node.stop() }
+                try? FileManager.default.removeItem(at: directory)
+            }
         }
         for index in 0..<6 {
             nodes.append(
-                try await RedisServer.start(arguments: [
-                    "--cluster-enabled", "yes", "--cluster-node-timeout", "1000",
-                    // Replicas sync at once (not after the 5 s default delay), and one is always
-                    // eligible to take over, so a killed primary's replica is promoted in seconds.
-                    "--repl-diskless-sync-delay", "0", "--cluster-replica-validity-factor", "0",
-                    "--cluster-config-file", directory.appendingPathComponent("nodes-\(index).conf").path,
-                    "--dir", directory.path,
-                ]))
+                try await RedisServer.start(
+                    arguments: [
+                        "--cluster-enabled", "yes", "--cluster-node-timeout", "1000",
+                        // Replicas sync at once (not after the 5 s default delay), and one is always
+                        // eligible to take over, so a killed primary's replica is promoted in seconds.
+                        "--repl-diskless-sync-delay", "0", "--cluster-replica-validity-factor", "0",
+                        "--cluster-config-file", directory.appendingPathComponent("nodes-\(index).conf").path,
+                        "--dir", directory.path,
+                    ], port: nextPort()))
         }
         let cluster = RedisCluster(nodes: nodes, directory: directory)
         let status = try await RedisServer.runToEnd(
@@ -42,7 +80,8 @@ public struct RedisCluster: Sendable {
             ])
         guard status == 0 else { throw RedisTestFailure("redis-cli --cluster create failed (\(status))") }
         try await cluster.waitUntilHealthy()
-        return try await body(cluster)
+        formed = true
+        return cluster
     }
 
     /// Waits until every running node says `cluster_state:ok`, knows three primaries, and sees

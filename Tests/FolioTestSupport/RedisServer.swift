@@ -68,7 +68,7 @@ public struct RedisServer: Sendable {
     }
 
     /// Whether a TCP connection to `127.0.0.1:port` is accepted.
-    private static func isListening(_ port: Int) -> Bool {
+    static func isListening(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
