@@ -1,7 +1,9 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Reads a client connection's bytes before NIO's HTTP/1 decoder and answers kept pages itself,
 /// writing the response bytes directly (docs/DESIGN.md, "The front door"): a cached page then
@@ -16,20 +18,27 @@ import NIOCore
 /// read as a bodyless head (a body, an upgrade, odd syntax) hands the rest of the connection to
 /// the decoder for good. It keeps the idle timeout in Hummingbird's place, since requests it
 /// answers never reach Hummingbird's connection state handler, and it holds back the closes
-/// asked for behind it until what was written before them has been sent.
+/// asked for behind it until what was written before them has been sent. A request for an event
+/// stream, with nothing owed on the connection, it answers itself and gives the connection to
+/// the stream (`FrontDoorHandler+EventStream.swift`).
 final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
-    private let kept: KeptAnswerHandler
+    let kept: KeptAnswerHandler
     /// Shared with the `ConnectionRulesHandler` after the decoder: once either side has ended
     /// the input, every byte that still comes is dropped.
-    private let connection: ConnectionState
+    let connection: ConnectionState
     private let idleTimeout: TimeAmount?
+    /// For the requests it answers in a task of their own (event streams).
+    let logger: Logger
+    /// What an event stream request made of the connection: nothing yet, a request being
+    /// answered (the input is dropped meanwhile), or the stream writing (`EventStreamConnection`).
+    var streamState = StreamState.none
     /// Bytes of a head whose end has not come yet.
-    private var pending: ByteBuffer?
+    var pending: ByteBuffer?
     /// The decoder reads everything from now on.
     private var handingOnForever = false
     private var idleCheck: Scheduled<Void>?
@@ -46,11 +55,12 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(
         kept: KeptAnswerHandler, connection: ConnectionState = ConnectionState(), idleTimeout: TimeAmount?,
-        decoderFollows: Bool = true
+        logger: Logger = Logger(label: "folio"), decoderFollows: Bool = true
     ) {
         self.kept = kept
         self.connection = connection
         self.idleTimeout = idleTimeout
+        self.logger = logger
         self.decoderFollows = decoderFollows
     }
 
@@ -60,6 +70,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelTimers()
+        connection.forgoLoop()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -69,6 +80,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelTimers()
+        connection.forgoLoop()
         context.fireChannelInactive()
     }
 
@@ -81,8 +93,8 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Nothing more is read once the input ended (docs/API.md, "Connections").
-        guard !connection.inputEnded else { return }
-        guard !handingOnForever else { return context.fireChannelRead(data) }
+        guard !connection.inputEnded, !streamState.dropsInput else { return }
+        guard !handingOnForever else { return handOn(unwrapInboundIn(data), context: context) }
         var buffer = unwrapInboundIn(data)
         if var earlier = pending {
             pending = nil
@@ -99,7 +111,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
             case .handOnForever:
                 handingOnForever = true
-                context.fireChannelRead(wrapInboundOut(buffer))
+                handOn(buffer, context: context)
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
             case .refuse(let refusal):
                 refuse(refusal, buffer, context: context)
@@ -108,29 +120,40 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 let bytes = buffer.readSlice(length: head.length)!
                 // Only while the channel takes writes: a client that sends and does not read
                 // gets its answers through the responder, which stops reading (backpressure).
-                if head.isPlain, kept.mayAnswerNext, context.channel.isWritable {
-                    if let answer = answer(bytes, context) {
+                if head.isPlain, kept.mayAnswerNext, context.channel.isWritable,
+                    let request = bytes.withUnsafeReadableBytes({ RawRequestHead.request($0) })
+                {
+                    if let answer = kept.answerAtOnce(request, channel: context.channel) {
                         write(answer, context: context)
                         wrote = true
                         continue
+                    }
+                    if EventStreamConnection.isRequest(request) {
+                        if wrote { context.flush() }
+                        return takeForStream(request, context: context)
                     }
                     // Asked already: `KeptAnswerHandler` hands it on without asking again.
                     kept.declineNextHead()
                 }
                 let headsBefore = kept.headsRead
-                context.fireChannelRead(wrapInboundOut(bytes))
+                handOn(bytes, context: context)
                 if decoderFollows, kept.headsRead == headsBefore, !connection.inputEnded {
                     // The decoder refused the head (its error answer closes the connection): no
                     // later head may be answered here, ahead of that answer.
                     handingOnForever = true
                     if buffer.readableBytes > 0 {
-                        context.fireChannelRead(wrapInboundOut(buffer))
+                        handOn(buffer, context: context)
                         buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
                     }
                 }
             }
         }
         if wrote { context.flush() }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        readOnForStream(context)
+        context.fireChannelReadComplete()
     }
 
     /// Answers a request NIO's decoder must not read (`RawRequestHead.Refusal`) with its
@@ -143,7 +166,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // The decoder answers in order instead (a bare 400, or the gateway's 405 for a
             // `CONNECT`), and closes.
             handingOnForever = true
-            context.fireChannelRead(wrapInboundOut(buffer))
+            handOn(buffer, context: context)
             return
         }
         connection.endInput()
@@ -171,17 +194,28 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// reading a large answer is not idle).
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { kept.touch() }
+        if case .writing(let stream) = streamState { stream.writabilityChanged() }
         context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            // The client sent all it will: a stream's client is gone; otherwise Hummingbird's
+            // loop closes the connection once the answers ahead are written (it starts now if
+            // no request needed it).
+            if endStreamOnInputClosed(context) { return }
+            connection.startLoop()
+        }
+        if event is ChannelShouldQuiesceEvent, endStreamOnQuiesce() {
+            return
+        }
         if event is ChannelShouldQuiesceEvent {
             // Hummingbird's connection state handler closes the connection now or after the
             // answer it owes; from here on it sees every request.
             handingOnForever = true
             if let pending {
                 self.pending = nil
-                context.fireChannelRead(wrapInboundOut(pending))
+                handOn(pending, context: context)
             }
         }
         context.fireUserInboundEventTriggered(event)
@@ -197,6 +231,13 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// here and so does not wait; and once the input was closed from behind (Hummingbird does
     /// so when a drain's deadline cancels its connections), closes are not held either.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        // An event stream has the connection: the closes of the handlers behind it, which
+        // answer no request of it (and the output close of Hummingbird's loop that never ran),
+        // are not the stream's end.
+        if streamState.declinesClosesFromBehind {
+            promise?.succeed()
+            return
+        }
         if mode == .input { cutOff = true }
         guard mode != .input, !cutOff, context.channel.isActive else {
             return context.close(mode: mode, promise: promise)
@@ -226,14 +267,15 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func answer(_ bytes: ByteBuffer, _ context: ChannelHandlerContext) -> SentAnswer? {
-        guard let head = bytes.withUnsafeReadableBytes({ RawRequestHead.request($0) }) else { return nil }
-        return kept.answerAtOnce(head, channel: context.channel)
+    /// Hands bytes on to NIO's decoder and Hummingbird's loop, which starts with the first.
+    private func handOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        connection.startLoop()
+        context.fireChannelRead(wrapInboundOut(bytes))
     }
 
     /// Writes the answer as HTTP/1.1 bytes: status line, fields, `Date`, and the body in the same
     /// buffer unless it is large (then it goes as is, a second iovec of the same `writev`).
-    private func write(_ answer: SentAnswer, context: ChannelHandlerContext) {
+    func write(_ answer: SentAnswer, context: ChannelHandlerContext) {
         kept.touch()
         let body = answer.body
         let bodyBytes = body?.readableBytes ?? 0
@@ -272,10 +314,10 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 if acknowledged > acknowledgedAtLastCheck { kept.touch() }
                 acknowledgedAtLastCheck = acknowledged
                 let unsent = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
-                busy = kept.owesAnswer && unsent == 0
+                busy = (kept.owesAnswer || streamState.isOwed) && unsent == 0
             } else {
                 // No count of what the client took: busy while anything is owed or unsent.
-                busy = kept.owesAnswer || !context.channel.isWritable
+                busy = kept.owesAnswer || streamState.isOwed || !context.channel.isWritable
             }
             switch IdleTimeout.decide(now: .now(), lastActive: kept.lastActive, busy: busy, timeout: idleTimeout)
             {

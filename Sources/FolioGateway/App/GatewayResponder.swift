@@ -12,6 +12,12 @@ public struct GatewayResponder: HTTPResponder {
     let current: CurrentGateway
 
     public func respond(to request: Request, context: GatewayContext) async throws -> Response {
+        // Built here, at the edge: the gateway answers in `SentAnswer`s, as the front door writes them.
+        await answer(to: request, context: context).response
+    }
+
+    /// The gateway's answer to `request`, observed (metrics, access line, span).
+    func answer(to request: Request, context: GatewayContext) async -> SentAnswer {
         let generation = current.current
         generation.inFlight.add(1, ordering: .relaxed)
         defer { generation.inFlight.subtract(1, ordering: .releasing) }
@@ -26,12 +32,10 @@ public struct GatewayResponder: HTTPResponder {
         } else {
             answer = await gateway.respond(to: request, context: context)
         }
-        // Built here, at the edge: the gateway answers in `SentAnswer`s, as the front door writes them.
-        let response = answer.response
         gateway.observer.observe(
-            request.head, record: context.record, peerAddress: context.peerAddress, status: response.status,
+            request.head, record: context.record, peerAddress: context.peerAddress, status: answer.status,
             duration: start.duration(to: .now))
-        return response
+        return answer
     }
 
     /// The answer `respond` would give, when it can be given without waiting (`KeptAnswerHandler`

@@ -124,6 +124,22 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return responder.answerAtOnce(to: head, peerAddress: peerAddress)
     }
 
+    /// The responder's whole answer to `head`, a request that announces no body, in a task of
+    /// its own: for a request the front door gives its connection to (an event stream).
+    func answerInTask(_ head: HTTPRequest, channel: any Channel, logger: Logger) -> EventLoopFuture<SentAnswer> {
+        readPeer(channel)
+        let promise = channel.eventLoop.makePromise(of: SentAnswer.self)
+        let (responder, peer, peerAddress) = (responder, channel.remoteAddress, peerAddress)
+        promise.completeWithTask {
+            let context = GatewayContext(
+                source: ApplicationRequestContextSource(channel: channel, logger: logger), peer: peer,
+                peerAddress: peerAddress)
+            return await responder.answer(
+                to: Request(head: head, body: RequestBody(buffer: ByteBuffer())), context: context)
+        }
+        return promise.futureResult
+    }
+
     /// The front door's refusal of a request NIO's decoder must not read (`Gateway.refusedAtOnce`).
     func refusal(_ head: HTTPRequest, tooLong targetBytes: Int?, channel: any Channel) -> SentAnswer {
         readPeer(channel)
@@ -158,9 +174,16 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 /// Hummingbird's HTTP/1.1 child channel with a `KeptAnswerHandler` after its connection state
 /// handler, a `FrontDoorHandler` before its HTTP/1 codec, which keeps the idle timeout (`http1`
 /// must have none), and a `ConnectionRulesHandler` after its decoder, the two sharing a
-/// `ConnectionState`.
+/// `ConnectionState`. Hummingbird's loop of a connection starts with the first request the
+/// front door hands on (`ConnectionState.startLoop`).
 struct KeptAnswerChannel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+    struct Value: ServerChildChannelValue {
+        let http1: HTTP1Channel.Value
+        /// Whether the loop runs: true at the first request handed on, false when never.
+        let loop: EventLoopFuture<Bool>
+
+        var channel: any Channel { http1.channel }
+    }
 
     let http1: HTTP1Channel
     let responder: GatewayResponder
@@ -174,16 +197,24 @@ struct KeptAnswerChannel: ServerChildChannel {
             try pipeline.addHandler(kept, position: .after(state))
             // Before the response encoder, which comes before the decoder: its answers are bytes.
             let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
-            let connection = ConnectionState()
+            let loop = channel.eventLoop.makePromise(of: Bool.self)
+            let connection = ConnectionState(loop: loop)
             try pipeline.addHandler(
-                FrontDoorHandler(kept: kept, connection: connection, idleTimeout: idleTimeout),
+                FrontDoorHandler(kept: kept, connection: connection, idleTimeout: idleTimeout, logger: logger),
                 position: .before(encoder))
             try ConnectionRulesHandler.addAfterDecoder(of: pipeline, state: connection)
-            return value
+            return Value(http1: value, loop: loop.futureResult)
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await http1.handle(value: value, logger: logger)
+        // A connection that never needs the loop ends its task here, finishing the writer of
+        // the channel's async wrapper, which closes its output: a close the front door declines
+        // while an event stream has the connection.
+        guard (try? await value.loop.get()) == true else {
+            value.http1.outbound.finish()
+            return
+        }
+        await http1.handle(value: value.http1, logger: logger)
     }
 }

@@ -6,10 +6,12 @@ import NIOCore
 /// fields lack it and the status allows a body (what the encoder's framing would add, as a
 /// length instead of chunks: the body is whole), `Date`, and the blank line. Field values are
 /// HTTP types' already validated ones. A kept answer's status line and fields are bytes made
-/// once (`KeptHead`); only the fields added per request (`SentAnswer.added`) are written each
+/// once (`KeptHead`); an event stream's body is chunked instead. Only the fields added per request (`SentAnswer.added`) are written each
 /// time.
 enum ResponseHeadWriter {
-    static func write(_ answer: SentAnswer, date: String, bodyBytes: Int, to buffer: inout ByteBuffer) {
+    static func write(
+        _ answer: SentAnswer, date: String, bodyBytes: Int = 0, chunked: Bool = false, to buffer: inout ByteBuffer
+    ) {
         var hasLength: Bool
         if let kept = answer.keptHead {
             buffer.writeImmutableBuffer(kept.bytes)
@@ -24,7 +26,9 @@ enum ResponseHeadWriter {
             write(field, to: &buffer)
         }
         let status = answer.status
-        if !hasLength, status.code != 304, status.code != 204, status.kind != .informational {
+        if chunked {
+            buffer.writeStaticString("Transfer-Encoding: chunked\r\n")
+        } else if !hasLength, status.code != 304, status.code != 204, status.kind != .informational {
             buffer.writeStaticString("Content-Length: ")
             buffer.writeString(String(bodyBytes))
             buffer.writeStaticString("\r\n")

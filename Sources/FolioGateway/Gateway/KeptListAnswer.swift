@@ -101,8 +101,8 @@ struct SentAnswer: Sendable {
     /// fields are unchanged (set to nil by whoever changes one).
     var keptHead: KeptHead?
     /// A body written over time instead of `body` (an event stream: docs/API.md, "Watching a
-    /// list"); only the responder sends such answers.
-    var stream: ResponseBody?
+    /// list"); never an answer given at once.
+    var stream: EventStream?
 
     /// Every field: `headers`, then `added`.
     var allFields: HTTPFields {

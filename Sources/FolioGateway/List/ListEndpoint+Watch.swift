@@ -60,7 +60,7 @@ extension ListEndpoint {
         let stream = EventStream(hub: watches, entry: entry, watcher: watcher, first: first, at: new)
         var answer = SentAnswer(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: nil)
-        answer.stream = stream.body
+        answer.stream = stream
         return answer
     }
 }

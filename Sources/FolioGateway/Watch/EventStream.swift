@@ -1,67 +1,79 @@
 import FolioEngine
 import Hummingbird
 import NIOCore
+import Prometheus
 import Synchronization
 
-/// The body of one watch stream (docs/API.md, "Watching a list"): the first event, then an
-/// event whenever its key has a snapshot newer than the stream's, and a heartbeat when woken
-/// for one with nothing to send. It ends when the server ends it, or when the client is gone
-/// (the next write fails: within a heartbeat).
-struct EventStream: Sendable {
+/// One watch stream's position and its events (docs/API.md, "Watching a list"): the first
+/// event, then, whenever its key has a snapshot newer than the stream's, the event that brings
+/// it there (computed once for every stream of the view at that token). Whoever writes the
+/// stream drives it: `EventStreamConnection` on the event loop of a connection the front door
+/// gave to the stream, or `responseBody` in Hummingbird's responder.
+final class EventStream: Sendable {
     let hub: WatchHub
     let entry: WatchedKey
     let watcher: Watcher
-    /// The first event and the snapshot it brought the stream to, handed to the stream once: it
-    /// keeps neither after (the bytes are sent; the snapshot is held only while it is current
-    /// for the stream).
-    let start: OneShot<(first: ByteBuffer, at: Snapshot)>
+    /// Events sent on the stream's route.
+    let sentEvents: Counter
+
+    private struct Position {
+        /// The snapshot the stream is at: held only while it is current for the stream.
+        var at: Snapshot
+        /// The first event, until it is taken.
+        var first: ByteBuffer?
+        var closed = false
+    }
+
+    private let position: Mutex<Position>
 
     init(hub: WatchHub, entry: WatchedKey, watcher: Watcher, first: ByteBuffer, at: Snapshot) {
         self.hub = hub
         self.entry = entry
         self.watcher = watcher
-        start = OneShot((first, at))
+        sentEvents = hub.metrics.watchEvents(watcher.route)
+        position = Mutex(Position(at: at, first: first))
     }
 
-    var body: ResponseBody {
-        ResponseBody { writer in
-            do {
-                try await run(&writer)
-            } catch {
-                hub.close(watcher, of: entry)
-                throw error
-            }
-            hub.close(watcher, of: entry)
-            try await writer.finish(nil)
+    /// The first event, given once.
+    func takeFirst() -> ByteBuffer? {
+        position.withLock { position in
+            defer { position.first = nil }
+            return position.first
         }
     }
 
-    private func run(_ writer: inout any ResponseBodyWriter) async throws {
-        let events = hub.metrics.watchEvents(watcher.route)
-        var at: Snapshot
-        do {
-            guard let taken = start.take() else { return }
-            at = taken.at
-            try await writer.write(taken.first)
+    /// The key has a snapshot newer than the stream's.
+    var isBehind: Bool { entry.latest.token != position.withLock { $0.at.token } }
+
+    enum Next: Sendable {
+        /// The stream is at the key's newest snapshot.
+        case upToDate
+        /// The event to send: the stream is at the newest snapshot once it is sent.
+        case event(ByteBuffer)
+        /// No event can describe the new list (its ids are not unique, its route lost its
+        /// `idField`): the stream ends, and the client's reconnection gets the problem.
+        case end
+    }
+
+    /// The event that brings the stream to its key's newest snapshot.
+    func next() async -> Next {
+        let from = position.withLock { $0.at }
+        guard entry.latest.token != from.token else { return .upToDate }
+        let (bytes, latest) = await entry.event(from: from, view: watcher.view) { [hub, entry, watcher] latest in
+            await Self.event(from: from, to: latest, view: watcher.view, entry: entry, hub: hub)
         }
-        events.increment()
-        for await signal in watcher.signals {
-            if entry.latest.token != at.token {
-                let from = at
-                let (bytes, latest) = await entry.event(from: from, view: watcher.view) {
-                    [hub, entry, watcher] latest in
-                    await Self.event(from: from, to: latest, view: watcher.view, entry: entry, hub: hub)
-                }
-                // No event can describe the new list (its ids are not unique, its route lost its
-                // idField): the stream ends, and the client's reconnection gets the problem.
-                guard let bytes else { return }
-                try await writer.write(bytes)
-                events.increment()
-                at = latest
-            } else if case .heartbeat = signal {
-                try await writer.write(EventStreamText.heartbeat)
-            }
+        guard let bytes else { return .end }
+        position.withLock { $0.at = latest }
+        return .event(bytes)
+    }
+
+    /// The stream ended (the client left, or the server ended it): the hub forgets it. Once.
+    func closed() {
+        let first = position.withLock { position in
+            defer { position.closed = true }
+            return !position.closed
         }
+        if first { hub.close(watcher, of: entry) }
     }
 
     /// The event from `from` to `to` for `view`, or nil when there can be none.
@@ -79,18 +91,33 @@ struct EventStream: Sendable {
     }
 }
 
-/// A value handed over once: `take` gives it to the first caller and forgets it.
-final class OneShot<Value: Sendable>: Sendable {
-    private let value: Mutex<Value?>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
-    }
-
-    func take() -> Value? {
-        value.withLock { value in
-            defer { value = nil }
-            return value
+extension EventStream {
+    /// The stream as a body Hummingbird's responder writes (a connection the front door could
+    /// not give to the stream: one with requests still answered before it). It ends when the
+    /// server ends it, or when the client is gone (the next write fails: within a heartbeat).
+    var responseBody: ResponseBody {
+        ResponseBody { [self] writer in
+            defer { closed() }
+            let (signals, wake) = AsyncStream.makeStream(of: Watcher.Signal.self, bufferingPolicy: .bufferingNewest(1))
+            watcher.attach { signal in
+                if case .end = signal { wake.finish() } else { wake.yield(signal) }
+            }
+            if let first = takeFirst() {
+                try await writer.write(first)
+                sentEvents.increment()
+            }
+            loop: for await signal in signals {
+                switch await next() {
+                case .event(let bytes):
+                    try await writer.write(bytes)
+                    sentEvents.increment()
+                case .end:
+                    break loop
+                case .upToDate:
+                    if case .heartbeat = signal { try await writer.write(EventStreamText.heartbeat) }
+                }
+            }
+            try await writer.finish(nil)
         }
     }
 }

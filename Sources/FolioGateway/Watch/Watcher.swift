@@ -1,4 +1,5 @@
 import FolioEngine
+import Synchronization
 
 /// One open event stream (docs/API.md, "Watching a list"): which view of its list it watches
 /// and how it is woken. It holds no items: a watcher costs its stream and this, not a copy of
@@ -9,30 +10,56 @@ final class Watcher: Sendable {
         case changed
         /// Time for a `: keep-alive` line, unless an event goes out instead.
         case heartbeat
+        /// The server ends the stream (SIGTERM, a reload that changed its route).
+        case end
     }
 
     let id: Int
     let route: String
     let view: WatchView
-    /// Wake-ups, newest kept: a stream that is busy writing misses none that matter, since it
-    /// compares its token with the key's newest whatever woke it.
-    let signals: AsyncStream<Signal>
-    private let continuation: AsyncStream<Signal>.Continuation
+
+    /// Who is woken: nobody yet (the signals that came meanwhile kept, the weightiest of each
+    /// kind), or the stream's writer, once it has started.
+    private enum Receiver {
+        case waiting(changed: Bool, ended: Bool)
+        case attached(@Sendable (Signal) -> Void)
+    }
+
+    private let receiver = Mutex(Receiver.waiting(changed: false, ended: false))
 
     init(id: Int, route: String, view: WatchView) {
         self.id = id
         self.route = route
         self.view = view
-        (signals, continuation) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Wakes the stream's writer, or keeps the signal for it (a heartbeat before it started is
+    /// not worth keeping: its first event is being written).
     func signal(_ signal: Signal) {
-        continuation.yield(signal)
+        let wake: (@Sendable (Signal) -> Void)? = receiver.withLock { receiver in
+            switch receiver {
+            case .attached(let wake): return wake
+            case .waiting(let changed, let ended):
+                receiver = .waiting(changed: changed || signal == .changed, ended: ended || signal == .end)
+                return nil
+            }
+        }
+        wake?(signal)
     }
 
     /// Ends the stream (SIGTERM, a reload that changed its route).
     func end() {
-        continuation.finish()
+        signal(.end)
+    }
+
+    /// From now on `wake` is called with every signal, first with those that came before.
+    func attach(_ wake: @escaping @Sendable (Signal) -> Void) {
+        let kept = receiver.withLock { receiver in
+            defer { receiver = .attached(wake) }
+            guard case .waiting(let changed, let ended) = receiver else { return [Signal]() }
+            return (changed ? [Signal.changed] : []) + (ended ? [.end] : [])
+        }
+        for signal in kept { wake(signal) }
     }
 }
 
