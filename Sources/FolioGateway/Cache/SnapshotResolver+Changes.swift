@@ -22,11 +22,11 @@ extension SnapshotResolver {
     /// the token).
     func resolveChanges(
         _ plan: FillPlan, since token: String, route: CompiledRoute,
-        check: (Snapshot) throws(FolioError) -> Void = { _ in }
+        check: (Snapshot) async throws(FolioError) -> Void = { _ in }
     ) async throws(FolioError) -> ChangesSource {
         let newest = await resolve(plan, token: nil, route: route)
         guard case .served(let new, let outcome, let age) = newest else { return .unanswered(newest) }
-        try check(new)
+        try await check(new)
         if token == new.token { return .pair(old: new, new: new, outcome, age: age) }
         guard let key = plan.key else { return .gone(current: new, outcome) }
         if let retained = await cache.retained(key, token: token) {

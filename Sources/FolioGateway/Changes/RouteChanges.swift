@@ -27,8 +27,24 @@ struct RouteChanges: Sendable {
     /// Throws `ids-not-unique` (409) when `snapshot`'s list has no ids (an item without one, or
     /// repeating an earlier one): checked on the newest snapshot before the token is looked at,
     /// so such a list answers 409 whatever the token.
-    func requireIDs(_ snapshot: Snapshot) throws(FolioError) {
-        try ids(of: snapshot).requireUnique()
+    func requireIDs(_ snapshot: Snapshot) async throws(FolioError) {
+        // Reading a large list's ids the first time is a fill's kind of work: a fill worker's.
+        let read = await FillWorkers.shared.run { [self] in self.ids(of: snapshot) }
+        try read.requireUnique()
+    }
+
+    /// `changes(from:to:selection:fields:)` on a fill worker (reading ids, diffing and writing a
+    /// large list's patch is CPU work no request thread should do), with what `write` makes of it.
+    func onWorkers<T: Sendable>(
+        from old: Snapshot, to new: Snapshot, selection: ListSelection, fields: [String]?,
+        write: @escaping @Sendable (ViewChanges) -> T
+    ) async throws(FolioError) -> T {
+        let result = await FillWorkers.shared.run { [self] in
+            Result { () throws(FolioError) -> T in
+                write(try changes(from: old, to: new, selection: selection, fields: fields))
+            }
+        }
+        return try result.get()
     }
 
     /// How the view changed from `old` to `new`. `view` cuts a snapshot's list as the request

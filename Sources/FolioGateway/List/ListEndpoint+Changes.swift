@@ -14,17 +14,19 @@ extension ListEndpoint {
         switch source {
         case .pair(let old, let new, let outcome, let age):
             note(outcome, in: record)
-            let computed = try changes.changes(
-                from: old, to: new, selection: plan.selection, fields: listRequest.fields)
-            var grew = false
-            let answer =
-                route.paging.dialect == .odata
-                ? renderer.odataDelta(
-                    request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
-                    target: target, grew: &grew)
-                : renderer.changes(
-                    request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
-                    target: target, grew: &grew)
+            let renderer = renderer
+            let answer = try await changes.onWorkers(
+                from: old, to: new, selection: plan.selection, fields: listRequest.fields
+            ) { computed in
+                var grew = false
+                return route.paging.dialect == .odata
+                    ? renderer.odataDelta(
+                        request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
+                        target: target, grew: &grew)
+                    : renderer.changes(
+                        request, route: route, listRequest: listRequest, changes: computed, from: old.token, to: new,
+                        target: target, grew: &grew)
+            }
             if let key = plan.fill.key {
                 // The ids (and a filtered view) are kept with both snapshots: part of the bound.
                 await cache.recount(new, for: key)

@@ -27,14 +27,18 @@ extension ListEndpoint {
                 "an event stream needs a cached list, and this request's credentials bypass the cache")
         }
         try watches.admit(limit: watch.maxWatchers)
-        var pair: (old: Snapshot, new: Snapshot, outcome: CacheOutcome, changes: ViewChanges)?
+        var pair: (old: Snapshot, new: Snapshot, outcome: CacheOutcome, first: ByteBuffer)?
         var passedThrough: SentAnswer?
         do {
             switch try await resolver.resolveChanges(plan.fill, since: token, route: route, check: changes.requireIDs) {
             case .pair(let old, let new, let outcome, _):
-                let computed = try changes.changes(
-                    from: old, to: new, selection: plan.selection, fields: plan.listRequest.fields)
-                pair = (old, new, outcome, computed)
+                let first = try await changes.onWorkers(
+                    from: old, to: new, selection: plan.selection, fields: plan.listRequest.fields
+                ) { computed in
+                    EventStreamText.changes(
+                        id: new.token, json: PatchWriter.body(computed, from: old.token, to: new.token))
+                }
+                pair = (old, new, outcome, first)
             case .gone(let current, let outcome):
                 record.cache = outcome
                 throw gone(token, listRequest: plan.listRequest, current: current, route: route, target: target)
@@ -49,14 +53,12 @@ extension ListEndpoint {
             watches.release()
             return passedThrough ?? Problem.answer(.internal)
         }
-        let (old, new, outcome, computed) = pair
+        let (old, new, outcome, first) = pair
         note(outcome, in: record)
         await cache.recount(new, for: key)
         if old !== new { await cache.recount(old, for: key) }
         let (watcher, entry) = watches.open(
             key: key, route: route.name, plan: plan.fill, eventKey: eventKey?(key), at: new, view: WatchView(plan))
-        let first = EventStreamText.changes(
-            id: new.token, json: PatchWriter.body(computed, from: old.token, to: new.token))
         let stream = EventStream(hub: watches, entry: entry, watcher: watcher, first: first, at: new)
         var answer = SentAnswer(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: nil)

@@ -82,12 +82,15 @@ final class EventStream: Sendable {
     ) async -> ByteBuffer? {
         guard let gateway = hub.gateway, let route = gateway.route(named: entry.route),
             let changes = try? RouteChanges(route: route),
-            let computed = try? changes.changes(from: from, to: to, selection: view.selection, fields: view.fields)
+            let event = try? await changes.onWorkers(
+                from: from, to: to, selection: view.selection, fields: view.fields,
+                write: {
+                    EventStreamText.changes(id: to.token, json: PatchWriter.body($0, from: from.token, to: to.token))
+                })
         else { return nil }
         // The new snapshot's ids are kept with it: part of the bound.
         await gateway.cache.recount(to, for: entry.key)
-        return EventStreamText.changes(
-            id: to.token, json: PatchWriter.body(computed, from: from.token, to: to.token))
+        return event
     }
 }
 
