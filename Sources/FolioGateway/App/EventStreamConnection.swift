@@ -29,6 +29,10 @@ final class EventStreamConnection {
         }
         context.flush()
         context.channel.closeFuture.whenComplete { [stream] _ in stream.closed() }
+        // What answering the request took (its task, the first event) is freed now: streams
+        // open in bursts (clients reconnecting after a deploy), and the heap they leave behind
+        // goes back to the OS instead of staying resident for as long as the streams last.
+        MemoryReturner.shared.freed()
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         stream.watcher.attach { signal in
             bound.eventLoop.execute { bound.value.handle(signal) }

@@ -189,8 +189,13 @@ struct KeptAnswerChannel: ServerChildChannel {
     let responder: GatewayResponder
     let idleTimeout: TimeAmount?
 
+    /// What the channel reads into, kept between reads: NIO's default starts at 2 KiB, twice a
+    /// usual request head, and every open connection (every watch stream) keeps one.
+    static let receiveBuffer = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536)
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try channel.syncOptions?.setOption(.recvAllocator, value: Self.receiveBuffer)
             let pipeline = channel.pipeline.syncOperations
             let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
             let kept = KeptAnswerHandler(responder: responder)

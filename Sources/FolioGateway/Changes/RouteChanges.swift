@@ -29,23 +29,30 @@ struct RouteChanges: Sendable {
     /// so such a list answers 409 whatever the token.
     func requireIDs(_ snapshot: Snapshot) async throws(FolioError) {
         // Reading a large list's ids the first time is a fill's kind of work: a fill worker's.
-        let read = await FillWorkers.shared.run { [self] in self.ids(of: snapshot) }
+        let read =
+            Self.isLarge(snapshot.list.count)
+            ? await FillWorkers.shared.run { [self] in self.ids(of: snapshot) } : ids(of: snapshot)
         try read.requireUnique()
     }
 
-    /// `changes(from:to:selection:fields:)` on a fill worker (reading ids, diffing and writing a
-    /// large list's patch is CPU work no request thread should do), with what `write` makes of it.
+    /// `changes(from:to:selection:fields:)`, with what `write` makes of it: on a fill worker
+    /// for large lists (reading ids, diffing and writing a large patch is CPU work no request
+    /// thread should do), where it is for small ones (the hop would cost more than the work).
     func onWorkers<T: Sendable>(
         from old: Snapshot, to new: Snapshot, selection: ListSelection, fields: [String]?,
         write: @escaping @Sendable (ViewChanges) -> T
     ) async throws(FolioError) -> T {
-        let result = await FillWorkers.shared.run { [self] in
+        let work = { @Sendable [self] () -> Result<T, FolioError> in
             Result { () throws(FolioError) -> T in
                 write(try changes(from: old, to: new, selection: selection, fields: fields))
             }
         }
-        return try result.get()
+        let large = Self.isLarge(old.list.count + new.list.count)
+        return try (large ? await FillWorkers.shared.run(work) : work()).get()
     }
+
+    /// Lists of more items than this are diffed on the fill workers.
+    static func isLarge(_ items: Int) -> Bool { items > 50_000 }
 
     /// How the view changed from `old` to `new`. `view` cuts a snapshot's list as the request
     /// asks (sort, filters, `q`, `beginsWith`: `ListSelection.view(of:)` for Folio's requests,
