@@ -93,7 +93,7 @@ for round in $(seq "$ROUNDS"); do
     # The filler answered before its copy to Redis is written: wait for the copy, so this
     # measures a load, not a wait for the filler.
     for _ in $(seq 600); do
-        [ -n "$(redis-cli -p $PORT_REDIS --scan --pattern 'folio:newest:*')" ] && break
+        [ -n "$(redis-cli -p $PORT_REDIS --scan --pattern 'folio:route:*:newest:*')" ] && break
         sleep 0.05
     done
     start_folio $((BASE + 1)) redis /large.json
