@@ -39,6 +39,8 @@ final class ClusterShards: Sendable {
     /// `node` failed a command with `error` (not an error answer): the shard it serves in `map`
     /// is lost, unless it was already.
     func failed(_ node: ClusterSlotMap.Node, in map: ClusterSlotMap, error: RedisError) {
+        // Every command of a lost shard fails until it is back: those find it lost at once.
+        if hasLost, lost.withLock({ $0.values.contains { $0.node == node } }) { return }
         let ranges = map.ranges(of: node)
         guard let first = ranges.first?.lowerBound else { return }
         let added = lost.withLock { lost -> Bool in
