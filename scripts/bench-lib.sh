@@ -62,3 +62,55 @@ open(sys.argv[1] + "/small.json", "w").write("[" + ",".join(items(int(sys.argv[2
 open(sys.argv[1] + "/large.json", "w").write("[" + ",".join(items(int(sys.argv[3]))) + "]")
 PY
 }
+
+# nginx serving $WORK/www on 127.0.0.1:$1 with an access log ($WORK/access.log: the upstream
+# fetches of a run are counted there), and under /slow/ the same files sent at $2 a second (an
+# upstream that takes a while, so concurrent cold requests overlap).
+start_counting_nginx() {
+    cat >"$WORK/nginx.conf" <<NGINX
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 4096; }
+http {
+    access_log $WORK/access.log;
+$(nginx_http_common)
+    server {
+        listen 127.0.0.1:$1;
+        root $WORK/www;
+        location /slow/ { alias $WORK/www/; limit_rate $2; }
+    }
+}
+NGINX
+    nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+}
+
+# Stops the folio processes in PIDS.
+stop_folios() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait "${PIDS[@]}" 2>/dev/null || true
+    PIDS=()
+}
+
+# Milliseconds until the first 25-item page of /objects on 127.0.0.1:$1 is answered.
+first_page_ms() {
+    curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$1/objects?pageSize=25" | awk '{printf "%.1f\n", $1*1000}'
+}
+
+# Rounds of `wrk -t1 -c32 -d$DURATION` on the first 25-item page of /objects, the ports given
+# taking turns ($ROUNDS rounds, after one request each); prints each port's median requests/s,
+# in the order given, on one line.
+cached_page_medians() {
+    local -A rps
+    local port round rate
+    for port in "$@"; do first_page_ms "$port" >/dev/null; done
+    for round in $(seq "$ROUNDS"); do
+        for port in "$@"; do
+            rate=$(wrk -t1 -c32 -d"$DURATION" "http://127.0.0.1:$port/objects?pageSize=25" | awk '/Requests\/sec/ {print $2}')
+            rps[$port]+="$rate "
+            log "round $round port $port: $rate req/s"
+        done
+    done
+    for port in "$@"; do printf '%s ' "$(echo ${rps[$port]} | tr ' ' '\n' | median)"; done
+    echo
+}

@@ -43,23 +43,8 @@ trap cleanup EXIT
 write_item_lists "$WORK/www" 10000 "$ITEMS"
 log "large list: $(stat -c %s "$WORK/www/large.json") bytes"
 
-cat >"$WORK/nginx.conf" <<NGINX
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 4096; }
-http {
-    access_log $WORK/access.log;
-$(nginx_http_common)
-    server {
-        listen 127.0.0.1:$PORT_NGINX;
-        root $WORK/www;
-        # A slow upstream for figure 3: the 1 MB list sent at 4 MB/s (about 250 ms).
-        location /slow/ { alias $WORK/www/; limit_rate 4m; }
-    }
-}
-NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon on;' 2>/dev/null
+# A slow upstream for figure 3: the 1 MB list sent at 4 MB/s (about 250 ms).
+start_counting_nginx $PORT_NGINX 4m
 
 redis-server --port $PORT_REDIS --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
     --logfile "$WORK/redis.log" >/dev/null
@@ -86,28 +71,12 @@ YAML
     PIDS+=($!)
     for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$port/livez-probe" && break; sleep 0.05; done
 }
-stop_folios() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait "${PIDS[@]}" 2>/dev/null || true
-    PIDS=()
-}
-first_page_ms() { curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$1/objects?pageSize=25" | awk '{printf "%.1f\n", $1*1000}'; }
 
 if [[ $FIGURES == *1* ]]; then
 log "1. cached page, local layer: memory vs redis"
 start_folio $BASE memory /small.json
 start_folio $((BASE + 1)) redis /small.json
-first_page_ms $BASE >/dev/null; first_page_ms $((BASE + 1)) >/dev/null
-declare -A RPS
-for round in $(seq "$ROUNDS"); do
-    for port in $BASE $((BASE + 1)); do
-        rps=$(wrk -t1 -c32 -d"$DURATION" "http://127.0.0.1:$port/objects?pageSize=25" | awk '/Requests\/sec/ {print $2}')
-        RPS[$port]+="$rps "
-        log "round $round port $port: $rps req/s"
-    done
-done
-memory=$(echo ${RPS[$BASE]} | tr ' ' '\n' | median)
-redis=$(echo ${RPS[$((BASE + 1))]} | tr ' ' '\n' | median)
+read -r memory redis < <(cached_page_medians $BASE $((BASE + 1)))
 echo "cached page req/s (median of $ROUNDS): memory $memory, redis $redis, ratio $(python3 -c "print(round($redis/$memory, 3))")"
 stop_folios
 fi
@@ -124,7 +93,7 @@ for round in $(seq "$ROUNDS"); do
     # The filler answered before its copy to Redis is written: wait for the copy, so this
     # measures a load, not a wait for the filler.
     for _ in $(seq 600); do
-        [ -n "$(redis-cli -p $PORT_REDIS --scan --pattern 'folio:newest:*')" ] && break
+        [ -n "$(redis-cli -p $PORT_REDIS --scan --pattern 'folio:route:*:newest:*')" ] && break
         sleep 0.05
     done
     start_folio $((BASE + 1)) redis /large.json

@@ -23,7 +23,7 @@ public struct ClusterSlotMap: Sendable, Equatable {
     }
 
     /// The primary of each slot (nil: no primary serves it now).
-    public private(set) var primaries: [Node?] = Array(repeating: nil, count: HashSlot.count)
+    public internal(set) var primaries: [Node?] = Array(repeating: nil, count: HashSlot.count)
 
     /// The primaries, each once.
     public var nodes: Set<Node> { Set(primaries.compactMap { $0 }) }

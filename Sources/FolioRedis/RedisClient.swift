@@ -37,27 +37,41 @@ public final class RedisClient: Sendable {
 
     /// Sends one command, connecting first when needed. A connection, timeout or protocol
     /// error drops the connection; a server error (`-ERR`) keeps it.
+    /// Its errors name this server (`RedisError.node`).
     @discardableResult
     public func send(_ command: [[UInt8]]) async throws(RedisError) -> RESPValue {
-        let connection = try await connection()
+        let connection: RedisConnection
+        do {
+            connection = try await self.connection()
+        } catch {
+            throw error.from(address)
+        }
         do {
             return try await connection.send(command)
         } catch {
             if !error.isServerError { drop(connection) }
-            throw error
+            throw error.from(address)
         }
     }
 
     /// Sends `commands` in one round trip (see `RedisConnection.pipeline`).
     public func pipeline(_ commands: [[[UInt8]]]) async throws(RedisError) -> [RESPValue] {
-        let connection = try await connection()
+        let connection: RedisConnection
+        do {
+            connection = try await self.connection()
+        } catch {
+            throw error.from(address)
+        }
         do {
             return try await connection.pipeline(commands)
         } catch {
             drop(connection)
-            throw error
+            throw error.from(address)
         }
     }
+
+    /// `host:port`, as errors name this server.
+    public var address: String { "\(configuration.host):\(configuration.port)" }
 
     @discardableResult
     public func send(_ command: [String]) async throws(RedisError) -> RESPValue {

@@ -14,11 +14,16 @@ import Synchronization
 public final class RedisClusterClient: RedisCommands {
     /// The oldest a slot map may be before a command refreshes it (in the background).
     public static let refreshInterval = Duration.seconds(10)
+    /// The oldest the slot map may be while a shard is lost.
+    static let lostRefreshInterval = Duration.milliseconds(500)
     /// Redirections one command follows at most.
     static let maxRedirects = 5
 
     private struct State {
         var map: ClusterSlotMap?
+        /// `map`, with the last primary of each slot that has none now: whose shard a command
+        /// for such a slot failed on (`RedisError.node`, `ClusterShards`).
+        var known = ClusterSlotMap()
         var refreshedAt: ContinuousClock.Instant?
         var refreshing: Task<Result<ClusterSlotMap, RedisError>, Never>?
         var clients: [ClusterSlotMap.Node: RedisClient] = [:]
@@ -31,6 +36,8 @@ public final class RedisClusterClient: RedisCommands {
     let initialBackoff: Duration
     let maxBackoff: Duration
     private let state = Mutex(State())
+    /// Shards whose primary failed, until one answers again.
+    private let shards = ClusterShards()
 
     public init(
         seeds: [ClusterSlotMap.Node], configuration: RedisConfiguration, initialBackoff: Duration = .milliseconds(50),
@@ -45,12 +52,26 @@ public final class RedisClusterClient: RedisCommands {
     /// The slot map in use (nil before the first refresh).
     public var slotMap: ClusterSlotMap? { state.withLock { $0.map } }
 
+    /// `handler` is told once when a shard's primary fails a command (not an error answer) and
+    /// once when a primary of that shard answers again: the one promoted in its place, or the
+    /// same one back. Commands that fail meanwhile tell nothing.
+    public func onShardChange(_ handler: @escaping @Sendable (ClusterShardChange) -> Void) {
+        shards.onChange(handler)
+    }
+
     /// The primary serving `key` now, per the map (refreshed first when there is none).
     public func node(for key: [UInt8]) async throws(RedisError) -> ClusterSlotMap.Node {
         let map = try await currentMap()
-        guard let node = map.primary(of: HashSlot.of(key)) else {
+        let slot = HashSlot.of(key)
+        guard let node = map.primary(of: slot) else {
             refreshSoon()
-            throw .connection("no primary serves slot \(HashSlot.of(key)) now")
+            var error = RedisError.connection("no primary serves slot \(slot) now")
+            let known = state.withLock { $0.known }
+            if let last = known.primary(of: slot) {
+                error = error.from(last.description)
+                shards.failed(last, in: known, error: error)
+            }
+            throw error
         }
         return node
     }
@@ -64,15 +85,18 @@ public final class RedisClusterClient: RedisCommands {
                 if asking {
                     let replies = try await client(target).pipeline([[Array("ASKING".utf8)], command])
                     guard replies.count == 2 else { throw .unexpectedReply("\(replies)") }
+                    answered(by: target)
                     if case .error(let message) = replies[1] { throw .server(message) }
                     return replies[1]
                 }
-                return try await client(target).send(command)
+                let reply = try await client(target).send(command)
+                answered(by: target)
+                return reply
             } catch {
                 guard error.isServerError else {
                     // The node may be gone: a failover promotes its replica, which the map
                     // learns from the nodes still up.
-                    refreshSoon()
+                    failed(target, error)
                     throw error
                 }
                 switch ClusterRedirect(error.message) {
@@ -101,26 +125,30 @@ public final class RedisClusterClient: RedisCommands {
         for (index, command) in commands.enumerated() {
             parts[try await node(of: command), default: []].append(index)
         }
-        let sent = await withTaskGroup(of: ([Int], Result<[RESPValue], RedisError>).self) { group in
+        let sent = await withTaskGroup(
+            of: (ClusterSlotMap.Node, [Int], Result<[RESPValue], RedisError>).self
+        ) { group in
             for (node, indexes) in parts {
                 let client = client(node)
                 group.addTask {
                     do throws(RedisError) {
-                        return (indexes, .success(try await client.pipeline(indexes.map { commands[$0] })))
+                        return (node, indexes, .success(try await client.pipeline(indexes.map { commands[$0] })))
                     } catch {
-                        return (indexes, .failure(error))
+                        return (node, indexes, .failure(error))
                     }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
         var replies = [RESPValue](repeating: .bulkString(nil), count: commands.count)
-        for (indexes, result) in sent {
+        for (node, indexes, result) in sent {
             let values: [RESPValue]
             switch result {
-            case .success(let answered): values = answered
+            case .success(let replies):
+                values = replies
+                answered(by: node)
             case .failure(let error):
-                refreshSoon()
+                failed(node, error)
                 throw error
             }
             guard values.count == indexes.count else { throw .unexpectedReply("\(values.count) replies") }
@@ -153,8 +181,11 @@ public final class RedisClusterClient: RedisCommands {
 
     /// The slot map, refreshed now when there is none, in the background when it is old.
     func currentMap() async throws(RedisError) -> ClusterSlotMap {
+        // While a shard is lost, the map is read again at least every `lostRefreshInterval`: the
+        // promotion of its replica shows there.
+        let interval = shards.hasLost ? Self.lostRefreshInterval : Self.refreshInterval
         let (map, stale) = state.withLock { state -> (ClusterSlotMap?, Bool) in
-            let stale = state.refreshedAt.map { ContinuousClock.now - $0 > Self.refreshInterval } ?? true
+            let stale = state.refreshedAt.map { ContinuousClock.now - $0 > interval } ?? true
             return (state.map, stale)
         }
         if let map {
@@ -180,10 +211,38 @@ public final class RedisClusterClient: RedisCommands {
             state.refreshing = nil
             if case .success(let map) = result {
                 state.map = map
+                state.known = map.keepingPrimaries(of: state.known)
                 state.refreshedAt = .now
             }
         }
-        return try result.get()
+        let map = try result.get()
+        pingLostShards(in: map)
+        return map
+    }
+
+    /// Pings the primaries `map` names for lost shards: one that answers brings its shard back
+    /// without waiting for a command of the store to reach it.
+    private func pingLostShards(in map: ClusterSlotMap) {
+        for node in shards.primaries(in: map) {
+            let client = client(node)
+            Task {
+                guard (try? await client.send(["PING"])) != nil else { return }
+                self.shards.answered(by: node, in: map)
+            }
+        }
+    }
+
+    /// `node` answered a command: a lost shard it serves is back.
+    private func answered(by node: ClusterSlotMap.Node) {
+        guard shards.hasLost, let map = slotMap else { return }
+        shards.answered(by: node, in: map)
+    }
+
+    /// `node` failed a command (not with an error answer): its shard is lost, and the map is
+    /// read again (a failover may have promoted its replica).
+    private func failed(_ node: ClusterSlotMap.Node, _ error: RedisError) {
+        shards.failed(node, in: state.withLock { $0.known }, error: error)
+        refreshSoon()
     }
 
     /// Starts a refresh unless one runs.
@@ -209,7 +268,9 @@ public final class RedisClusterClient: RedisCommands {
                 guard let map, !map.nodes.isEmpty else { throw .unexpectedReply("no slot map from \(node)") }
                 return .success(map)
             } catch {
+                // No node is to blame alone: the map could be read from none.
                 last = error
+                last.node = nil
             }
         }
         return .failure(last)

@@ -8,6 +8,22 @@ public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     let kind: Kind
     /// What happened (never the password).
     public let message: String
+    /// The server that failed the command (`host:port`), when one is known: the one the
+    /// command was sent to, or, for a slot no primary serves now, the slot's last primary.
+    public internal(set) var node: String?
+
+    init(kind: Kind, message: String, node: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.node = node
+    }
+
+    /// This error, named as `node`'s unless a server was named already.
+    func from(_ node: String) -> Self {
+        var error = self
+        if error.node == nil { error.node = node }
+        return error
+    }
 
     static func connection(_ message: String) -> Self { Self(kind: .connection, message: message) }
     static func timeout(_ message: String) -> Self { Self(kind: .timeout, message: message) }

@@ -87,8 +87,11 @@ public struct RedisSubscriber: Sendable {
         let channel = Array(self.channel.utf8)
         let moved = Array("sunsubscribe".utf8)
         while !Task.isCancelled {
+            // The server subscribed to: its failures name it (`RedisError.node`).
+            var address: String?
             do throws(RedisError) {
                 let configuration = try await locate(failures)
+                address = "\(configuration.host):\(configuration.port)"
                 let unsubscribed = AsyncStream<Void>.makeStream()
                 let connection = try await RedisConnection.connect(configuration) { value in
                     guard case .array(let elements?) = value, elements.count == 3, elements[1].bytes == channel
@@ -119,12 +122,15 @@ public struct RedisSubscriber: Sendable {
                 }
                 watch.cancel()
                 unsubscribed.continuation.finish()
-                if !Task.isCancelled { await onState(.failure(.connection("the subscription's connection closed"))) }
+                if !Task.isCancelled {
+                    let closed = RedisError.connection("the subscription's connection closed")
+                    await onState(.failure(address.map(closed.from) ?? closed))
+                }
                 // A moved slot: look it up again before the next attempt.
                 failures = 1
             } catch {
                 failures += 1
-                await onState(.failure(error))
+                await onState(.failure(address.map(error.from) ?? error))
             }
             guard !Task.isCancelled else { return }
             try? await Task.sleep(

@@ -29,6 +29,42 @@ struct SharedStoreClusterTests {
                 """)
     }
 
+    /// The failover as a replica's log and `/metrics` tell it (docs/SHARED-STORE.md, "Redis
+    /// Cluster"): one line when the shard was lost, naming the killed primary, one when it is
+    /// back, naming the promoted one, whatever number of commands failed in between; and the
+    /// failures counted under the killed primary's address.
+    static func expectOneLinePerShardChange(
+        _ replicas: [Replica], killed: ClusterSlotMap.Node, _ http: HTTPClient
+    ) async throws {
+        for replica in replicas {
+            let back = try await replica.process.waitForLog("shard back") {
+                $0["message"] as? String == "shared store shard back"
+            }
+            #expect(back["lost_node"] as? String == killed.description)
+            #expect(back["node"] as? String != killed.description, "the promoted replica")
+            let log = replica.process.logObjects
+            let lines = log.compactMap { $0["message"] as? String }
+            // Counted for the killed primary's shard: a loaded machine may time out a command
+            // of another shard, which is that shard's own pair of lines.
+            let lost = log.filter {
+                $0["message"] as? String == "shared store shard lost" && $0["node"] as? String == killed.description
+            }
+            #expect(lost.count == 1, "\(lines)")
+            #expect(lost.first?["slots"] as? String == back["slots"] as? String)
+            let backs = log.filter {
+                $0["message"] as? String == "shared store shard back"
+                    && $0["lost_node"] as? String == killed.description
+            }
+            #expect(backs.count == 1, "\(lines)")
+            #expect(!lines.contains("shared store unavailable"), "the shard's lines say it, once: \(lines)")
+            let samples = try await replica.metrics(http)
+            let onKilled = samples.values.filter {
+                $0.key.hasPrefix("folio_store_node_errors_total{") && $0.key.contains("node=\"\(killed)\"")
+            }
+            #expect(onKilled.values.reduce(0, +) >= 1, "\(samples.values.keys.filter { $0.contains("node") })")
+        }
+    }
+
     /// One fill for both replicas, a purge that reaches the other over sharded pub/sub, and the
     /// primary of the route's shard killed under load: every request is answered while its
     /// replica is promoted, and sharing on that shard comes back by itself.
@@ -84,6 +120,7 @@ struct SharedStoreClusterTests {
                         back = try await SharedStoreTests.eventuallyServes(["v3"], b, http, within: .seconds(1))
                     }
                     #expect(back, "sharing resumed within 5 s of the promotion")
+                    try await Self.expectOneLinePerShardChange(replicas, killed: primary, http)
                 }
             }
         }

@@ -749,6 +749,11 @@ struct SharedStoreTests {
                         samples.value("folio_store_errors_total", ["operation": $0])
                     }
                     #expect(failures.reduce(0, +) >= 1)
+                    let onNode = samples.values.filter {
+                        $0.key.hasPrefix("folio_store_node_errors_total{")
+                            && $0.key.contains("node=\"127.0.0.1:\(redis.port)\"")
+                    }
+                    #expect(onNode.values.reduce(0, +) >= 1, "the failures are counted under the server's address")
                     let downLines = a.process.logObjects.filter {
                         $0["message"] as? String == "shared store unavailable"
                     }

@@ -39,5 +39,5 @@ final class CapturedLog: Sendable {
 
 /// Metrics the store's tests do not read.
 struct UncountedMetrics: StoreMetrics {
-    func storeFailed(_ operation: StoreOperation) {}
+    func storeFailed(_ operation: StoreOperation, node: String?) {}
 }

@@ -7,7 +7,8 @@ import Testing
 
 /// `RedisClusterClient` against a real 3-primary/3-replica cluster on loopback, one cluster for
 /// the suite's steps (starting one takes seconds): routing by slot, pipelines split by node,
-/// `MOVED` after a resharding, sharded pub/sub, and a primary killed under load.
+/// `ASK` during a slot's migration, `MOVED` after a resharding, sharded pub/sub, and a primary
+/// killed under load.
 @Suite("RedisClusterClient on a real cluster")
 struct RedisClusterClientTests {
     @Test func commandsFollowTheSlotMapThroughAReshardingAndAFailover() async throws {
@@ -44,6 +45,30 @@ struct RedisClusterClientTests {
             #expect(await eventually(timeout: .seconds(10)) { subscribed.load(ordering: .relaxed) })
             try await client.publish("{folio}events", Array("hello".utf8))
             #expect(await eventually(timeout: .seconds(5)) { heard.withLock { $0 } == ["hello"] })
+
+            // A slot halfway through a migration: its migrated key (and a new one) are where the
+            // source's `ASK` sends them, after `ASKING`, alone and in a pipeline; the key not yet
+            // migrated is read on the source; the map keeps naming the source (ASK is not MOVED).
+            let askSlot = HashSlot.of("{ask}:migrated")
+            let askFrom = try #require(map.primary(of: askSlot))
+            let askTo = try #require(map.nodes.first { $0 != askFrom })
+            try await client.send(["SET", "{ask}:migrated", "m"])
+            try await client.send(["SET", "{ask}:staying", "s"])
+            try await startMigration(slot: askSlot, from: askFrom, to: askTo, keys: ["{ask}:migrated"])
+            #expect(try await client.send(["GET", "{ask}:migrated"]).string == "m", "ASK is followed")
+            #expect(try await client.send(["GET", "{ask}:staying"]).string == "s")
+            try await client.send(["SET", "{ask}:new", "n"])
+            let onTarget = RedisClient(RedisConfiguration(host: askTo.host, port: askTo.port))
+            let stored = try await onTarget.pipeline([
+                [Array("ASKING".utf8)], [Array("GET".utf8), Array("{ask}:new".utf8)],
+            ])
+            await onTarget.close()
+            #expect(stored.last?.string == "n", "a new key of a migrating slot is written on the target")
+            let asked = try await client.pipeline(
+                ["{ask}:migrated", "{ask}:staying", "{ask}:new"].map { [Array("GET".utf8), Array($0.utf8)] })
+            #expect(asked.map(\.string) == ["m", "s", "n"])
+            #expect(client.slotMap?.primary(of: askSlot) == askFrom, "ASK leaves the map as it was")
+            try await migrate(slot: askSlot, from: askFrom, to: askTo, cluster: cluster)
 
             // Resharding moves the slot of `moved` (with its key) to another primary: the client's
             // map is stale; it follows MOVED and learns the new owner.
@@ -89,6 +114,20 @@ struct RedisClusterClientTests {
             let after = try await client.pipeline(victimKeys.map { [Array("GET".utf8), Array($0.utf8)] })
             #expect(after.map(\.string) == victimKeys.map { "v-\($0)" })
         }
+    }
+
+    /// Starts moving `slot` from `from` to `to` (IMPORTING/MIGRATING) and moves `keys` only:
+    /// the source answers `ASK` for them until `migrate` ends the move.
+    func startMigration(slot: Int, from: ClusterSlotMap.Node, to: ClusterSlotMap.Node, keys: [String]) async throws {
+        let source = RedisClient(RedisConfiguration(host: from.host, port: from.port))
+        let target = RedisClient(RedisConfiguration(host: to.host, port: to.port))
+        let sourceID = try #require(try await source.send(["CLUSTER", "MYID"]).string)
+        let targetID = try #require(try await target.send(["CLUSTER", "MYID"]).string)
+        try await target.send(["CLUSTER", "SETSLOT", String(slot), "IMPORTING", sourceID])
+        try await source.send(["CLUSTER", "SETSLOT", String(slot), "MIGRATING", targetID])
+        try await source.send(["MIGRATE", to.host, String(to.port), "", "0", "5000", "KEYS"] + keys)
+        await source.close()
+        await target.close()
     }
 
     /// Moves `slot` with its keys from `from` to `to`, as `redis-cli --cluster reshard` does

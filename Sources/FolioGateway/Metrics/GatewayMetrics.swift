@@ -1,6 +1,7 @@
 import FolioEngine
 import FolioRedisStore
 import Prometheus
+import Synchronization
 
 /// The gateway's Prometheus metrics (docs/OPERATIONS.md, "Metrics"), registered in an injected registry
 /// so two gateways (tests, a reload) can live in one process without a global bootstrap.
@@ -32,6 +33,9 @@ public final class GatewayMetrics: Sendable {
     private let limitBreaches: [Limit: Counter]
     /// By `StoreOperation`: failed calls to the shared store (`cache.store: redis`).
     private let storeErrors: [StoreOperation: Counter]
+    /// By node and operation: the failed calls a Redis server is named for, made when first
+    /// counted (a cluster's nodes are learnt as it runs).
+    private let storeNodeErrors = Mutex<[String: Counter]>([:])
     /// Each route's counts for the admin page, kept across reloads.
     let activities = RouteActivityBook()
 
@@ -59,9 +63,20 @@ public final class GatewayMetrics: Sendable {
         self.storeErrors = storeErrors
     }
 
-    /// Counts a failed call to the shared store.
-    public func storeFailed(_ operation: StoreOperation) {
+    /// Counts a failed call to the shared store, and under `node` when a server is named.
+    public func storeFailed(_ operation: StoreOperation, node: String?) {
         storeErrors[operation]?.increment()
+        guard let node else { return }
+        let counter = storeNodeErrors.withLock { counters in
+            let name = node + " " + operation.rawValue
+            if let counter = counters[name] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.storeNodeErrors.descriptor,
+                labels: [("node", node), ("operation", operation.rawValue)])
+            counters[name] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     /// Counts a breach of `limit` (nil: the error breached none).
@@ -107,6 +122,9 @@ extension GatewayMetrics {
     static let storeErrors = descriptor(
         "store_errors", unit: "total",
         help: "Failed calls to the shared snapshot store (cache.store: redis), by operation.")
+    static let storeNodeErrors = descriptor(
+        "store_node_errors", unit: "total",
+        help: "Failed calls to the shared snapshot store by the Redis server that failed them, and operation.")
     static let cacheBytes = descriptor("cache", unit: "bytes", help: "Bytes held by all snapshots.")
     static let cacheMaxBytes = descriptor(
         "cache_max", unit: "bytes",

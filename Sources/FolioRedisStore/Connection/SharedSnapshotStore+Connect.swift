@@ -11,9 +11,12 @@ extension SharedSnapshotStore {
         logger: Logger, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) -> (SharedSnapshotStore, SharedStoreService) {
         let (client, subscriber) = topology.connect(channel: keys.events)
+        let cluster = client as? RedisClusterClient
+        let health = StoreHealth(logger: logger, metrics: metrics, logsShards: cluster != nil, now: now)
+        // One line per shard lost and per shard back (docs/SHARED-STORE.md, "Redis Cluster").
+        cluster?.onShardChange { health.shardChanged($0) }
         let store = SharedSnapshotStore(
-            local: local, redis: RedisSnapshots(client: client, keys: keys),
-            health: StoreHealth(logger: logger, metrics: metrics, now: now), logger: logger, now: now)
+            local: local, redis: RedisSnapshots(client: client, keys: keys), health: health, logger: logger, now: now)
         // Drops published while the subscription is down are not heard: when it is back, the
         // store checks its local copies against Redis (`resubscribed`).
         return (store, SharedStoreService(store: store, subscriber: subscriber))

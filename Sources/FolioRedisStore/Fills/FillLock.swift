@@ -33,6 +33,9 @@ final class FillLock: Sendable {
     let waiters = FillWaiters()
     /// Copies to Redis started by `share`, until the fill that holds the key's lock takes them.
     private let writes = Mutex<[CacheKey: Task<Void, Never>]>([:])
+    /// Fills of this replica that answered and are still copying their list to Redis (then
+    /// releasing the key's lock), by key.
+    private let releases = Mutex<[CacheKey: Task<Void, Never>]>([:])
 
     init(context: StoreContext, loader: SnapshotLoader) {
         self.context = context
@@ -52,6 +55,10 @@ final class FillLock: Sendable {
         // over instead of all fetching once their first deadline passed.
         var deadline = context.clock.now() + timeout + .seconds(1)
         var waited = false
+        // This replica's own fill of the key answered and is copying its list: that copy, not
+        // another fill, is what this request waits for, and it loads the list after it (a hit:
+        // before, it waited on its own replica's lock and read `fwd=miss; collapsed`).
+        if let releasing = releases.withLock({ $0[key] }) { await releasing.value }
         while true {
             guard context.health.isAvailable, let generation = context.drops.loadableGeneration(of: key.route),
                 context.clock.now() < deadline
@@ -127,9 +134,12 @@ final class FillLock: Sendable {
     /// Only a fill that holds the key's lock (`fillDropGeneration`) is copied, and only if no
     /// drop of its route reached Redis since it took the lock: a list fetched before a drop
     /// must not become every replica's newest after it. A fill made without the lock (Redis
-    /// unavailable when it began) stays this replica's.
-    func share(_ snapshot: Snapshot, for key: CacheKey, shape: RouteShape, retention: Duration, staleFor: Duration) {
-        guard let dropGeneration = Self.fillDropGeneration else { return }
+    /// unavailable when it began) stays this replica's. Returns whether the copy began.
+    @discardableResult
+    func share(
+        _ snapshot: Snapshot, for key: CacheKey, shape: RouteShape, retention: Duration, staleFor: Duration
+    ) -> Bool {
+        guard let dropGeneration = Self.fillDropGeneration else { return false }
         let now = context.clock.now()
         let servable = max(.seconds(1), (snapshot.freshUntil - now) + staleFor)
         let stored = context.clock.stored(snapshot, sort: shape.defaultSort, now: now)
@@ -150,6 +160,7 @@ final class FillLock: Sendable {
             }
         }
         writes.withLock { $0[key] = write }
+        return true
     }
 
     /// The copy to Redis that `share` started for `key`, if one is running.
@@ -183,9 +194,14 @@ final class FillLock: Sendable {
             case .failed(let failure): (failure, false)
             }
         let write = takeWrite(key)
-        Task {
+        let releasing = Task {
             await write?.value
             await release(key, held, hash: hash, failure: failure, unshared: unshared)
+        }
+        releases.withLock { $0[key] = releasing }
+        Task {
+            await releasing.value
+            releases.withLock { if $0[key] == releasing { $0[key] = nil } }
         }
         return .filled(outcome)
     }

@@ -106,19 +106,21 @@ public final class SharedSnapshotStore: SnapshotStore {
         guard health.isAvailable, let shape = shapes.shape(for: key), SnapshotToken.isWellFormed(token) else {
             return nil
         }
-        await loader.retained(key, token: token, shape: shape)
-        return local.retained(key, token: token)
+        return await loader.retained(key, token: token, shape: shape)
     }
 
     /// Installs locally at once; a fill holding the key's lock also copies the list to Redis,
-    /// on its own (`FillLock.share`).
+    /// on its own (`FillLock.share`). A list larger than the local layer is stored when that
+    /// copy began: it is every replica's through Redis, and each request loads it from there
+    /// (docs/SHARED-STORE.md, "Lists larger than the local layer"); before, it was stored
+    /// nowhere, and every request fetched it from the upstream.
     public func install(
         _ snapshot: Snapshot, for key: CacheKey, retention: Duration, staleFor: Duration
     ) async -> Bool {
-        guard local.install(snapshot, for: key, retention: retention, staleFor: .zero) else { return false }
-        guard health.isAvailable, let shape = shapes.shape(for: key) else { return true }
-        fillLock.share(snapshot, for: key, shape: shape, retention: retention, staleFor: staleFor)
-        return true
+        let held = local.install(snapshot, for: key, retention: retention, staleFor: .zero)
+        guard health.isAvailable, let shape = shapes.shape(for: key) else { return held }
+        let shared = fillLock.share(snapshot, for: key, shape: shape, retention: retention, staleFor: staleFor)
+        return held || shared
     }
 
     public func supersede(route: String, retention: Duration) async {

@@ -19,6 +19,7 @@ final class SnapshotLoader: Sendable {
     let context: StoreContext
     let local: MemorySnapshotStore
     private let inFlight = LoadsInFlight<Snapshot?>()
+    private let retainedLoads = LoadsInFlight<RetainedSnapshot?>()
     /// Reads of one snapshot's bytes in flight, by cache key and token.
     private let reads = LoadsInFlight<Result<Snapshot?, RedisError>>()
     let budget: LoadBudget
@@ -40,15 +41,16 @@ final class SnapshotLoader: Sendable {
     }
 
     /// Loads `key`'s snapshot with `token` into the local layer as retained (or as its newest,
-    /// when it is), if Redis holds it for `key`.
-    func retained(_ key: CacheKey, token: String, shape: RouteShape) async {
-        _ = await inFlight.run("token:\(RedisSnapshotKeys.hash(key)):\(token)") {
+    /// when it is), if Redis holds it for `key`; returned as well, for a list larger than the
+    /// local layer, which does not keep it.
+    func retained(_ key: CacheKey, token: String, shape: RouteShape) async -> RetainedSnapshot? {
+        await retainedLoads.run("token:\(RedisSnapshotKeys.hash(key)):\(token)") {
             await self.loadRetained(key, token: token, shape: shape)
         }
     }
 
     /// Loads from Redis in flight (tests wait for one to start).
-    var loadsInFlight: Int { inFlight.count }
+    var loadsInFlight: Int { inFlight.count + retainedLoads.count }
 
     /// Reads of a snapshot's bytes in flight (tests).
     var readsInFlight: Int { reads.count }
@@ -85,7 +87,7 @@ final class SnapshotLoader: Sendable {
     /// `key`'s superseded snapshot with `token` (or its newest, when this replica has not loaded
     /// it yet), kept locally as retained. Only `key`'s own snapshots are read: the same token
     /// under another cache key is another route's, path's or partition's list.
-    private func loadRetained(_ key: CacheKey, token: String, shape: RouteShape) async -> Snapshot? {
+    private func loadRetained(_ key: CacheKey, token: String, shape: RouteShape) async -> RetainedSnapshot? {
         do {
             guard let snapshot = try await read(key, token: token, shape: shape) else {
                 // Absent, or held with items that do not give the token (torn, tampered): the
@@ -99,8 +101,10 @@ final class SnapshotLoader: Sendable {
             let supersededAt =
                 superseded.map { context.clock.instant(ofMilliseconds: $0.atMilliseconds, now: now) } ?? now
             let left = superseded?.left ?? shape.retention
-            local.retain(snapshot, for: key, supersededAt: supersededAt, retention: (now - supersededAt) + left)
-            return snapshot
+            let retention = (now - supersededAt) + left
+            guard left >= .zero, retention > .zero else { return nil }
+            local.retain(snapshot, for: key, supersededAt: supersededAt, retention: retention)
+            return RetainedSnapshot(snapshot: snapshot, supersededAt: supersededAt)
         } catch {
             context.health.failed(.read, error)
             return nil
