@@ -11,10 +11,13 @@
 #     divided by the items it holds.
 #  4. A 100-item page with `fields=id,name` against the full page (`wrk -t1 -c32`, requests/s
 #     and bytes per page).
+#  5. Right after a fill (issue 46): on a fresh gateway with `searchable: [name, email]`, the
+#     first `?q=` asked at once after the first page, and on another fresh gateway the first
+#     range filter + two-key sort (`price[gte]&price[lt]&sort=-price,name`) asked the same way.
 #
 # Usage: scripts/bench-query.sh [FOLIO_BINARY]   (default .build/release/folio)
 # Environment: ITEMS (1000000), ROUNDS (5), DURATION (8s), WORK (/tmp/folio-bench-query),
-# FIGURES (1234: which to measure; 3 needs 1), SETTLE (2: seconds between a fill and the timed
+# FIGURES (1234; 5 too when asked: which to measure; 3 needs 1), SETTLE (2: seconds between a fill and the timed
 # first sort, for the fill's background fold of `name` to finish; 0 times them overlapping).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +52,9 @@ words = ["alpha", "bravo", "Ørsted", "Œuvre", "garden", "kitchen", "tools", "�
 items = []
 for i in range(int(sys.argv[2])):
     name = "%s %s %06d" % (random.choice(words), random.choice(words), i)
-    items.append(json.dumps({"id": i, "name": name, "category": ["tools", "garden", "kitchen", "toys"][i % 4],
+    email = "%s.%d@example.%s" % (random.choice(words).lower(), i, random.choice(["com", "org", "net"]))
+    items.append(json.dumps({"id": i, "name": name, "email": email,
+                             "category": ["tools", "garden", "kitchen", "toys"][i % 4],
                              "price": round(random.uniform(1, 1000), 2), "inStock": i % 3 != 0},
                             separators=(",", ":"), ensure_ascii=False))
 open(sys.argv[1], "w").write("[" + ",".join(items) + "]")
@@ -74,10 +79,12 @@ routes:
     searchable: [name]
 YAML
 
-# A fresh gateway with the list filled (its first page answered).
+sed 's/searchable: \[name\]/searchable: [name, email]/' "$WORK/folio.yaml" >"$WORK/folio-two.yaml"
+
+# A fresh gateway with the list filled (its first page answered); CONFIG names its config.
 start() {
     [ -n "$PID" ] && { kill "$PID"; wait "$PID" 2>/dev/null || true; }
-    "$FOLIO" serve --config "$WORK/folio.yaml" >"$WORK/folio.log" 2>&1 &
+    "$FOLIO" serve --config "$WORK/${CONFIG:-folio}.yaml" >"$WORK/folio.log" 2>&1 &
     PID=$!
     for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$PORT/objects?pageSize=1" && break; sleep 0.05; done
     curl -s -o /dev/null "http://127.0.0.1:$PORT/objects?pageSize=1"
@@ -128,6 +135,19 @@ for round in $(seq "$ROUNDS"); do
 done
 echo "first two-key sort, ms (median of $ROUNDS): $(printf '%s\n' "${SORT[@]}" | median); first range filter + sort: $(printf '%s\n' "${RANGE[@]}" | median)"
 
+fi
+
+if [[ $FIGURES == *5* ]]; then
+log "5. right after a fill: the first q on two searchable fields, the first range filter + two-key sort"
+QFIRST=(); RFIRST=()
+for round in $(seq "$ROUNDS"); do
+    CONFIG=folio-two start
+    QFIRST+=("$(ttfb "q=zoe&pageSize=25")")
+    CONFIG=folio-two start
+    RFIRST+=("$(ttfb "price%5Bgte%5D=100&price%5Blt%5D=200&sort=-price,name&pageSize=25")")
+    log "round $round: q ${QFIRST[-1]} ms, range + sort ${RFIRST[-1]} ms"
+done
+echo "right after a fill, ms to first byte (median of $ROUNDS): first q on [name, email] $(printf '%s\n' "${QFIRST[@]}" | median); first range filter + sort=-price,name $(printf '%s\n' "${RFIRST[@]}" | median)"
 fi
 
 if [[ $FIGURES == *4* ]]; then
