@@ -27,25 +27,36 @@ import Testing
         #expect(indexes.elements(matching: "R", in: [field], order: [3, 2, 1, 0]) == [2, 1, 0])
     }
 
-    /// The column's ASCII fast path folds exactly as `FoldedKey` does, for every ASCII byte
-    /// (letters, digits, punctuation, controls), and leaves anything else to `FoldedKey`.
-    @Test func theASCIIFastPathFoldsAsFoldedKey() {
+    /// The column's fast path (values folded into its arena, not into a key each) folds exactly
+    /// as `FoldedKey` does, for every ASCII byte (letters, digits, punctuation, controls) and
+    /// Latin letters with marks, and leaves anything else to `FoldedKey`, the arena untouched.
+    @Test func theLatinFastPathFoldsAsFoldedKey() {
         var rng = SystemRandomNumberGenerator()
+        let latin = Array("ÀÉîõüÇñßØœ".unicodeScalars.map(String.init)) + ["e\u{301}", "A\u{308}"]
         var samples = (0..<128).map { [UInt8($0)] }
         for _ in 0..<2_000 {
             let length = Int.random(in: 0...24, using: &rng)
-            samples.append((0..<length).map { _ in UInt8.random(in: 0...127, using: &rng) })
+            var text = ""
+            for _ in 0..<length {
+                text +=
+                    Bool.random(using: &rng)
+                    ? String(UnicodeScalar(UInt8.random(in: 0...127, using: &rng)))
+                    : latin.randomElement(using: &rng)!
+            }
+            samples.append(Array(text.utf8))
         }
         for sample in samples {
             var arena: [UInt8] = [0x2A]
-            let taken = sample.withUnsafeBufferPointer { SearchColumn.appendFoldedASCII($0, to: &arena) }
-            #expect(taken)
+            let taken = sample.withUnsafeBufferPointer { FoldedKey.appendLatinFold($0, to: &arena) }
+            #expect(taken, "\(sample)")
             #expect(Array(arena.dropFirst()) == sample.withUnsafeBufferPointer { FoldedKey(utf8: $0).bytes })
         }
-        var arena: [UInt8] = []
-        let latin = Array("Ørsted".utf8)
-        #expect(!latin.withUnsafeBufferPointer { SearchColumn.appendFoldedASCII($0, to: &arena) })
-        #expect(arena.isEmpty)
+        for other in ["Йогурт", "\u{301}e", "각", "x🇺🇸"] {
+            var arena: [UInt8] = [0x2A]
+            #expect(
+                !Array(other.utf8).withUnsafeBufferPointer { FoldedKey.appendLatinFold($0, to: &arena) }, "\(other)")
+            #expect(arena == [0x2A])
+        }
     }
 
     /// Other scripts keep their marks, and a character is compared whole: `И` is not `Й`, `Α`

@@ -75,3 +75,11 @@ measure("price[gte]=100&price[lt]=200, sort -price") { indexes in
     _ = indexes.elements(where: price, .less, ["200"], order: low)
 }
 measure("name (sectionKey)") { _ = $0.order(SortSpec(keys: [SortKey(name)])) }
+// The fold behind `?q=` (issue 46: the first search right after a fill waits for it).
+measure("fold name") { $0.prepareSearch(in: [name]) }
+measure("fold name, category") { $0.prepareSearch(in: [name, category]) }
+measure("price[gte]=100&price[lt]=200, sort -price,name") { indexes in
+    let order = indexes.order(try! SortSpec(parsing: ["-price", "name"]))
+    let low = indexes.elements(where: price, .greaterOrEqual, ["100"], order: order)
+    _ = indexes.elements(where: price, .less, ["200"], order: low)
+}

@@ -46,8 +46,42 @@ struct FoldedKey {
     /// ASCII and precomposed Latin letters (with marks from U+0300–U+036F after them): no
     /// normalization needed, since every mark on a Latin letter is dropped. Nil otherwise.
     private static func foldLatin(_ utf8: UnsafeBufferPointer<UInt8>) -> FoldedKey? {
-        var out = [UInt8]()
-        out.reserveCapacity(utf8.count)
+        var latin = true
+        let out = [UInt8](unsafeUninitializedCapacity: utf8.count) { buffer, initialized in
+            guard let length = latinFold(utf8, into: buffer.baseAddress!) else {
+                latin = false
+                return
+            }
+            initialized = length
+        }
+        guard latin else { return nil }
+        let count = utf8.count
+        let first = out.first ?? 0
+        // A letter title only if the key starts with a letter (a Latin one folded to A–Z).
+        let startsWithLetter = count > 0 && (utf8[0] >= 0x80 || (utf8[0] | 0x20) &- 0x61 < 26)
+        if startsWithLetter, first &- 0x41 < 26 {
+            return FoldedKey(bytes: out, title: .letter(first - 0x41), titleLength: 1)
+        }
+        return FoldedKey(bytes: out, title: .hash, titleLength: 0)
+    }
+
+    /// Appends the folded bytes of `utf8` to `out` when it is ASCII and precomposed Latin
+    /// letters (with marks from U+0300–U+036F after them), as `FoldedKey(utf8:)` folds it;
+    /// false, with `out` as it was, otherwise. A search column folds every value so, into one
+    /// arena, without a key of its own per value.
+    static func appendLatinFold(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(utf8.count, 1)) { buffer in
+            guard let length = latinFold(utf8, into: buffer.baseAddress!) else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<length]))
+            return true
+        }
+    }
+
+    /// Folds `utf8` into `out` (room for `utf8.count` bytes: a fold is never longer) when it is
+    /// ASCII and precomposed Latin letters, marks after them dropped; the bytes written, or nil
+    /// for anything else (`foldGeneral` then).
+    private static func latinFold(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        var written = 0
         var latinBefore = false
         var index = 0
         let count = utf8.count
@@ -55,12 +89,13 @@ struct FoldedKey {
             let byte = utf8[index]
             if byte < 0x80 {
                 if (byte | 0x20) &- 0x61 < 26 {
-                    out.append(byte & ~0x20)
+                    out[written] = byte & ~0x20
                     latinBefore = true
                 } else {
-                    out.append(byte)
+                    out[written] = byte
                     latinBefore = false
                 }
+                written += 1
                 index += 1
                 continue
             }
@@ -79,16 +114,11 @@ struct FoldedKey {
             }
             let folded = Latin.fastFold(value)
             guard folded != 0 else { return nil }
-            out.append(folded)
+            out[written] = folded
+            written += 1
             latinBefore = true
         }
-        let first = out.first ?? 0
-        // A letter title only if the key starts with a letter (a Latin one folded to A–Z).
-        let startsWithLetter = count > 0 && (utf8[0] >= 0x80 || (utf8[0] | 0x20) &- 0x61 < 26)
-        if startsWithLetter, first &- 0x41 < 26 {
-            return FoldedKey(bytes: out, title: .letter(first - 0x41), titleLength: 1)
-        }
-        return FoldedKey(bytes: out, title: .hash, titleLength: 0)
+        return written
     }
 
     /// Everything else: Foundation's NFD, then per scalar the folding rules.

@@ -13,6 +13,11 @@ final class SearchColumn: Sendable {
         offsets.reserveCapacity(list.count + 1)
         list.bytes.withUnsafeBufferPointer { bytes in
             for element in 0..<list.count {
+                if element == Self.sampled {
+                    // Room for the rest as the first values need it: growing a large arena by
+                    // doubling copies it and touches twice the pages.
+                    arena.reserveCapacity(arena.count / Self.sampled * list.count * 9 / 8 + 64)
+                }
                 if let start = field.valueStart(in: bytes, list.range(of: element)), bytes[start] == JSONScan.quote,
                     let (after, escaped) = JSONScan.skipString(bytes, start, bytes.count)
                 {
@@ -22,7 +27,7 @@ final class SearchColumn: Sendable {
                         arena += decoded.withUnsafeBufferPointer { FoldedKey(utf8: $0).bytes }
                     } else {
                         let raw = UnsafeBufferPointer(rebasing: bytes[inner])
-                        if !Self.appendFoldedASCII(raw, to: &arena) { arena += FoldedKey(utf8: raw).bytes }
+                        if !FoldedKey.appendLatinFold(raw, to: &arena) { arena += FoldedKey(utf8: raw).bytes }
                     }
                 }
                 offsets.append(UInt32(arena.count))
@@ -34,17 +39,8 @@ final class SearchColumn: Sendable {
 
     var retainedBytes: Int { arena.capacity + offsets.capacity * 4 }
 
-    /// Appends `raw` folded as `FoldedKey` folds it when it is all ASCII (letters to upper case,
-    /// everything else as it is), without a key of its own per value: most values of a column are
-    /// ASCII, and building a `FoldedKey` for each was most of a column's time. False, appending
-    /// nothing, otherwise.
-    static func appendFoldedASCII(_ raw: UnsafeBufferPointer<UInt8>, to arena: inout [UInt8]) -> Bool {
-        var high: UInt8 = 0
-        for byte in raw { high |= byte }
-        guard high < 0x80 else { return false }
-        for byte in raw { arena.append((byte | 0x20) &- 0x61 < 26 ? byte & ~0x20 : byte) }
-        return true
-    }
+    /// The values folded before the arena is sized for the rest.
+    static let sampled = 4096
 
     /// Marks in `found` every element whose folded value contains `needle` (folded UTF-8,
     /// not empty) character by character (docs/API.md, "Requests"): UTF-8 is self-synchronizing, so a byte

@@ -34,12 +34,13 @@ extension SnapshotIndexes {
 
     /// The folded column of `field`, built on first use.
     func column(_ field: FieldPath) -> SearchColumn {
-        if let cached = state.withLock({ $0.searchColumns[field] }) { return cached }
-        let built = SearchColumn(list: list, field: field)
-        return state.withLock { state in
-            if let stored = state.searchColumns[field] { return stored }
-            state.store(built, for: field)
-            return built
+        columnBuilds.value(field, cached: { state.withLock { $0.searchColumns[field] } }) {
+            let built = SearchColumn(list: list, field: field)
+            return state.withLock { state in
+                if let stored = state.searchColumns[field] { return stored }
+                state.store(built, for: field)
+                return built
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ public final class SnapshotIndexes: Sendable {
     let readingIDs = Mutex(())
     /// `firstItemWithoutID` by field (a few bytes each).
     let idChecks = Mutex<[FieldPath: Int?]>([:])
+    /// Search columns being folded: one fold each, however many ask at once.
+    let columnBuilds = OnceEach<FieldPath>()
 
     /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
     static let searchesKept = 32
