@@ -31,7 +31,8 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Shared with the `ConnectionRulesHandler` after the decoder: once either side has ended
     /// the input, every byte that still comes is dropped.
     let connection: ConnectionState
-    private let idleTimeout: TimeAmount?
+    /// The idle timeout it keeps in Hummingbird's place, and the linger after the output closed.
+    private let timers: ConnectionTimers
     /// For the requests it answers in a task of their own (event streams).
     let logger: Logger
     /// What an event stream request made of the connection: nothing yet, a request being
@@ -41,13 +42,8 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     var pending: ByteBuffer?
     /// The decoder reads everything from now on.
     private var handingOnForever = false
-    private var idleCheck: Scheduled<Void>?
-    /// The full close that ends lingering after the output was closed.
-    private var lingerClose: Scheduled<Void>?
     /// The input was closed from behind (a cancelled connection): closes are not held.
     private var cutOff = false
-    /// Bytes the client had acknowledged at the last idle check.
-    private var acknowledgedAtLastCheck: UInt64 = 0
 
     /// NIO's decoder and `kept` follow in the pipeline (false only where a test reads what is
     /// handed on as bytes): a head handed on that does not reach `kept` was refused.
@@ -59,7 +55,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ) {
         self.kept = kept
         self.connection = connection
-        self.idleTimeout = idleTimeout
+        timers = ConnectionTimers(idleTimeout: idleTimeout)
         self.logger = logger
         self.decoderFollows = decoderFollows
     }
@@ -85,10 +81,11 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func cancelTimers() {
-        idleCheck?.cancel()
-        idleCheck = nil
-        lingerClose?.cancel()
-        lingerClose = nil
+        timers.cancel()
+    }
+
+    private func startIdleChecks(_ context: ChannelHandlerContext) {
+        timers.startIdleChecks(context, kept: kept, streamOwed: { [weak self] in self?.streamState.isOwed ?? false })
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -247,23 +244,11 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // into a reset that loses the answer, but not for long.
         connection.endInput()
         pending = nil
-        if mode == .output { startLingering(context) }
+        if mode == .output { timers.startLingering(context) }
         let sent = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: sent)
         sent.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { _ in
             context.close(mode: mode, promise: promise)
-        }
-    }
-
-    /// How long a connection whose output is closed waits for the client's close before it is
-    /// closed in full: nginx's `lingering_timeout`, or the idle timeout when shorter.
-    static let lingerTime = TimeAmount.seconds(5)
-
-    private func startLingering(_ context: ChannelHandlerContext) {
-        guard lingerClose == nil else { return }
-        let delay = min(Self.lingerTime, idleTimeout ?? Self.lingerTime)
-        lingerClose = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) {
-            context.close(promise: nil)
         }
     }
 
@@ -293,39 +278,4 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Bodies up to this size are copied behind the head (one write); larger ones are not copied.
     static let inlineBodyLimit = 16 * 1024
-
-    // MARK: Idle timeout
-
-    private func startIdleChecks(_ context: ChannelHandlerContext) {
-        guard let idleTimeout, idleCheck == nil else { return }
-        kept.touch()
-        scheduleIdleCheck(context, in: idleTimeout)
-    }
-
-    private func scheduleIdleCheck(_ context: ChannelHandlerContext, in delay: TimeAmount) {
-        idleCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) { [self] in
-            idleCheck = nil
-            guard let idleTimeout else { return }
-            let busy: Bool
-            if let acknowledged = AcknowledgedBytes.of(context.channel) {
-                // Bytes the client takes are progress; a client that stops reading ends with
-                // the timeout like an idle one. An owed answer is busy only while nothing waits
-                // for the client.
-                if acknowledged > acknowledgedAtLastCheck { kept.touch() }
-                acknowledgedAtLastCheck = acknowledged
-                let unsent = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
-                busy = (kept.owesAnswer || streamState.isOwed) && unsent == 0
-            } else {
-                // No count of what the client took: busy while anything is owed or unsent.
-                busy = kept.owesAnswer || streamState.isOwed || !context.channel.isWritable
-            }
-            switch IdleTimeout.decide(now: .now(), lastActive: kept.lastActive, busy: busy, timeout: idleTimeout)
-            {
-            case .close:
-                context.close(promise: nil)
-            case .checkAgain(let delay):
-                scheduleIdleCheck(context, in: delay)
-            }
-        }
-    }
 }
