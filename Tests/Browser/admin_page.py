@@ -13,7 +13,7 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -34,6 +34,14 @@ def route_card(driver, route):
     return driver.find_element(By.CSS_SELECTOR, f'section.route[data-route="{route}"]')
 
 
+def card_text(wait, route, part=None):
+    """The text of the route's card (or of its `part`), read again if a redraw replaced it."""
+    def read(driver):
+        card = route_card(driver, route)
+        return (card.find_element(By.CSS_SELECTOR, part) if part else card).text
+    return wait.until(read)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True, help="the admin page, e.g. http://127.0.0.1:9090/")
@@ -45,24 +53,27 @@ def main():
     args = parser.parse_args()
 
     driver = browser()
-    wait = WebDriverWait(driver, 20)
+    # The page redraws its cards on every refresh: an element found just before a redraw is gone
+    # when read, and the wait reads it again.
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
     try:
         driver.get(args.url)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'section.route[data-route="{args.route}"] table'))
-        card = route_card(driver, args.route)
-        if args.snapshot and args.snapshot not in card.text:
-            fail(f"the card of {args.route} does not show snapshot {args.snapshot}:\n{card.text}")
-        if "current" not in card.text or "fresh" not in card.text:
-            fail(f"the card of {args.route} shows no current, fresh snapshot:\n{card.text}")
-        if "stored" not in card.find_element(By.CSS_SELECTOR, ".facts").text:
-            fail(f"the card of {args.route} shows no stored last fill:\n{card.text}")
+        text = card_text(wait, args.route)
+        if args.snapshot and args.snapshot not in text:
+            fail(f"the card of {args.route} does not show snapshot {args.snapshot}:\n{text}")
+        if "current" not in text or "fresh" not in text:
+            fail(f"the card of {args.route} shows no current, fresh snapshot:\n{text}")
+        if "stored" not in card_text(wait, args.route, ".facts"):
+            fail(f"the card of {args.route} shows no stored last fill:\n{text}")
         if "Store" not in driver.find_element(By.ID, "store").text:
             fail("no store card")
 
         # The page reads /state again by itself (every 2 s).
         first = driver.find_element(By.ID, "status").text
         try:
-            WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "status").text != first)
+            WebDriverWait(driver, 10, ignored_exceptions=[StaleElementReferenceException]).until(
+                lambda d: d.find_element(By.ID, "status").text != first)
         except TimeoutException:
             fail(f"the page did not refresh: status stayed '{first}'")
         if not driver.find_element(By.ID, "status").text.startswith("updated"):
@@ -72,7 +83,7 @@ def main():
             driver.save_screenshot(args.screenshot)
 
         if args.purge:
-            route_card(driver, args.route).find_element(By.CSS_SELECTOR, "button.purge").click()
+            wait.until(lambda d: route_card(d, args.route).find_element(By.CSS_SELECTOR, "button.purge").click() or True)
             if args.token:
                 prompt = wait.until(expected_conditions.alert_is_present())
                 prompt.send_keys(args.token)

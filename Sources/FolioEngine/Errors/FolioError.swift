@@ -16,8 +16,8 @@ public struct FolioError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configured limit this error breached, if any (counted by the gateway).
     public let limit: Limit?
 
-    /// Only the named factories (FolioError+Codes.swift) create problems, so every code is
-    /// listed in one place.
+    /// Only the named factories (`FolioError+Request.swift`, `+Upstream`, `+Changes`) create
+    /// problems, so every code is listed in one folder.
     package init(
         code: String, status: Int, title: String, detail: String, headers: [HeaderField] = [], limit: Limit? = nil
     ) {
