@@ -83,3 +83,14 @@ measure("price[gte]=100&price[lt]=200, sort -price,name") { indexes in
     let low = indexes.elements(where: price, .greaterOrEqual, ["100"], order: order)
     _ = indexes.elements(where: price, .less, ["200"], order: low)
 }
+// The check that lets lookups stop at the first member of a name, alone and before a fold.
+measure("names check") { _ = $0.membersNamedOnce }
+if CommandLine.arguments.dropFirst(2).first == "fold name, checked first" {
+    var times: [Double] = []
+    for _ in 0..<5 {
+        let indexes = SnapshotIndexes(list: list, sectionKey: name)
+        _ = indexes.membersNamedOnce
+        times.append(milliseconds { indexes.prepareSearch(in: [name]) })
+    }
+    print("fold name, checked first: \(times.sorted()[2]) ms (median of 5)")
+}

@@ -3,16 +3,21 @@ extension FieldPath {
     ///
     /// Reads only the members on the way: other members are skipped without decoding. When an
     /// object repeats a member name the last one wins, as in `JSON.parse`, so clients that decode
-    /// the item see the same value Folio sorted and filtered by.
-    func valueStart(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    /// the item see the same value Folio sorted and filtered by. `firstMemberWins`: the caller
+    /// knows that no item names a top-level member twice (`ItemList.namesMembersOnce`), so the
+    /// first member of the name is the last, and the rest of the item is not read.
+    func valueStart(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, firstMemberWins: Bool = false) -> Int? {
         var current = range.lowerBound
         let end = range.upperBound
+        var topLevel = true
         for token in tokens {
             JSONScan.skipWhitespace(bytes, &current, end)
             guard current < end else { return nil }
+            defer { topLevel = false }
             switch bytes[current] {
             case UInt8(ascii: "{"):
-                guard let found = Self.member(token, in: bytes, current, end) else { return nil }
+                guard let found = Self.member(token, in: bytes, current, end, firstWins: firstMemberWins && topLevel)
+                else { return nil }
                 current = found
             case UInt8(ascii: "["):
                 guard let found = Self.arrayElement(token, in: bytes, current, end) else { return nil }
@@ -26,11 +31,14 @@ extension FieldPath {
     }
 
     /// The last member named `name` wins, as in `JSON.parse`.
-    private static func member(_ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, _ open: Int, _ end: Int) -> Int? {
+    private static func member(
+        _ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, _ open: Int, _ end: Int, firstWins: Bool
+    ) -> Int? {
         var found: Int?
         JSONScan.forEachMember(bytes, open, end) { key, escaped, value in
-            if JSONScan.key(bytes, key, escaped: escaped, is: name) { found = value.lowerBound }
-            return true
+            guard JSONScan.key(bytes, key, escaped: escaped, is: name) else { return true }
+            found = value.lowerBound
+            return !firstWins
         }
         return found
     }

@@ -48,8 +48,12 @@ final class FieldColumn {
     /// ASCII uppercase; folded rests hold no `a`–`z`, so it is the identity on them.
     @inline(__always) static func upper(_ byte: UInt8) -> UInt8 { byte &- 0x61 < 26 ? byte &- 0x20 : byte }
 
-    /// Reads `field` from every element in `elements` (all of them when nil).
-    init(list: ItemList, bytes: UnsafeBufferPointer<UInt8>, field: FieldPath, rule: Rule, elements: [UInt32]?) {
+    /// Reads `field` from every element in `elements` (all of them when nil); `firstMemberWins`
+    /// as `FieldPath.valueStart` takes it.
+    init(
+        list: ItemList, bytes: UnsafeBufferPointer<UInt8>, field: FieldPath, rule: Rule, elements: [UInt32]?,
+        firstMemberWins: Bool = false
+    ) {
         self.bytes = bytes
         self.rule = rule
         nullTier = rule == .sectionKey ? 2 : 4
@@ -71,7 +75,9 @@ final class FieldColumn {
             list.ends.withUnsafeBufferPointer { ends in
                 func read(_ element: Int) {
                     let range = Int(starts[element])..<Int(ends[element])
-                    guard let start = field.valueStart(in: bytes, range) else { return }
+                    guard let start = field.valueStart(in: bytes, range, firstMemberWins: firstMemberWins) else {
+                        return
+                    }
                     switch bytes[start] {
                     case JSONScan.quote:
                         guard let (after, escaped) = JSONScan.skipString(bytes, start, range.upperBound) else { return }

@@ -8,12 +8,13 @@ enum OrderBuilder {
     }
 
     /// The list sorted by one field.
-    static func single(list: ItemList, field: FieldPath, rule: FieldColumn.Rule, descending: Bool)
-        -> (entry: OrderEntry, titles: Titles?)
-    {
+    static func single(
+        list: ItemList, field: FieldPath, rule: FieldColumn.Rule, descending: Bool, firstMemberWins: Bool = false
+    ) -> (entry: OrderEntry, titles: Titles?) {
         let count = list.count
         return list.bytes.withUnsafeBufferPointer { bytes in
-            let column = FieldColumn(list: list, bytes: bytes, field: field, rule: rule, elements: nil)
+            let column = FieldColumn(
+                list: list, bytes: bytes, field: field, rule: rule, elements: nil, firstMemberWins: firstMemberWins)
             var ties = BitVector(count: count)
             let order = withScratch(count) { scratch in
                 [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -33,7 +34,9 @@ enum OrderBuilder {
 
     /// Sorts each group of ties in `base` by the further keys, level by level, reading each further
     /// field only for elements still tied.
-    static func refine(list: ItemList, base: OrderEntry, keys: [(key: SortKey, rule: FieldColumn.Rule)]) -> [UInt32] {
+    static func refine(
+        list: ItemList, base: OrderEntry, keys: [(key: SortKey, rule: FieldColumn.Rule)], firstMemberWins: Bool = false
+    ) -> [UInt32] {
         var order = base.order
         var groups = base.tieGroups(in: 0..<order.count)
         let count = list.count
@@ -42,7 +45,9 @@ enum OrderBuilder {
                 if groups.isEmpty { break }
                 var elements: [UInt32] = []
                 for group in groups { elements.append(contentsOf: order[group]) }
-                let column = FieldColumn(list: list, bytes: bytes, field: key.field, rule: rule, elements: elements)
+                let column = FieldColumn(
+                    list: list, bytes: bytes, field: key.field, rule: rule, elements: elements,
+                    firstMemberWins: firstMemberWins)
                 var ties = BitVector(count: count)
                 withScratch(count) { scratch in
                     order.withUnsafeMutableBufferPointer { buffer in
@@ -94,10 +99,12 @@ enum OrderBuilder {
     }
 
     /// The titles alone: one read of the field, no sort.
-    static func titles(list: ItemList, field: FieldPath) -> Titles {
+    static func titles(list: ItemList, field: FieldPath, firstMemberWins: Bool = false) -> Titles {
         list.bytes.withUnsafeBufferPointer { bytes in
             titles(
-                of: FieldColumn(list: list, bytes: bytes, field: field, rule: .sectionKey, elements: nil),
+                of: FieldColumn(
+                    list: list, bytes: bytes, field: field, rule: .sectionKey, elements: nil,
+                    firstMemberWins: firstMemberWins),
                 count: list.count)
         }
     }

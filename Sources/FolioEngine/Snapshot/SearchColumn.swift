@@ -7,7 +7,7 @@ final class SearchColumn: Sendable {
     /// Element `i`'s folded value is `arena[offsets[i]..<offsets[i + 1]]`.
     let offsets: [UInt32]
 
-    init(list: ItemList, field: FieldPath) {
+    init(list: ItemList, field: FieldPath, firstMemberWins: Bool = false) {
         var arena: [UInt8] = []
         var offsets: [UInt32] = [0]
         offsets.reserveCapacity(list.count + 1)
@@ -18,7 +18,8 @@ final class SearchColumn: Sendable {
                     // doubling copies it and touches twice the pages.
                     arena.reserveCapacity(arena.count / Self.sampled * list.count * 9 / 8 + 64)
                 }
-                if let start = field.valueStart(in: bytes, list.range(of: element)), bytes[start] == JSONScan.quote,
+                if let start = field.valueStart(in: bytes, list.range(of: element), firstMemberWins: firstMemberWins),
+                    bytes[start] == JSONScan.quote,
                     let (after, escaped) = JSONScan.skipString(bytes, start, bytes.count)
                 {
                     let inner = start + 1..<after - 1

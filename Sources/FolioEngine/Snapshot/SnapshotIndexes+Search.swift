@@ -35,7 +35,7 @@ extension SnapshotIndexes {
     /// The folded column of `field`, built on first use.
     func column(_ field: FieldPath) -> SearchColumn {
         columnBuilds.value(field, cached: { state.withLock { $0.searchColumns[field] } }) {
-            let built = SearchColumn(list: list, field: field)
+            let built = SearchColumn(list: list, field: field, firstMemberWins: membersNamedOnce)
             return state.withLock { state in
                 if let stored = state.searchColumns[field] { return stored }
                 state.store(built, for: field)

@@ -35,7 +35,7 @@ extension SnapshotIndexes {
         _ = entry(OrderID(field: sectionKey, descending: false, crossType: false))
         if let titles = stateTitles() { return titles }
         // The order was derived from the descending one, which carried no titles: read them once.
-        return storeTitles(OrderBuilder.titles(list: list, field: sectionKey))
+        return storeTitles(OrderBuilder.titles(list: list, field: sectionKey, firstMemberWins: membersNamedOnce))
     }
 
     /// The elements at positions `spans` of `sorted`, listed in `order`: a slice when `order` is

@@ -82,10 +82,11 @@ extension SnapshotIndexes {
         let booleans = strings.upperBound..<strings.upperBound + counts[2]
         let target = Array(value.utf8)
         var spans: [Range<Int>] = []
+        let firstMemberWins = membersNamedOnce
         list.bytes.withUnsafeBufferPointer { bytes in
             func valueStart(_ position: Int) -> Int {
                 let element = Int(sorted.order[position])
-                return field.valueStart(in: bytes, list.range(of: element)) ?? 0
+                return field.valueStart(in: bytes, list.range(of: element), firstMemberWins: firstMemberWins) ?? 0
             }
             let isNumber = target.withUnsafeBufferPointer { wanted in
                 guard let number = DecimalNumber(wanted, 0, wanted.count), number.end == wanted.count else {
@@ -170,13 +171,15 @@ extension SnapshotIndexes {
         let counts = sorted.tierCounts
         let valued = counts[0] + counts[1] + counts[2]
         var groups: [Section] = []
+        let firstMemberWins = membersNamedOnce
         list.bytes.withUnsafeBufferPointer { bytes in
             var start = 0
             while start < valued {
                 var end = start + 1
                 while end < valued, sorted.ties[end] { end += 1 }
                 let element = Int(sorted.order[start])
-                let text = field.valueStart(in: bytes, list.range(of: element)).flatMap { Self.text(bytes, $0) }
+                let text = field.valueStart(in: bytes, list.range(of: element), firstMemberWins: firstMemberWins)
+                    .flatMap { Self.text(bytes, $0) }
                 groups.append(Section(title: text, value: text, count: end - start, offset: start))
                 start = end
             }

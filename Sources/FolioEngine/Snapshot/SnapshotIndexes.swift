@@ -20,6 +20,8 @@ public final class SnapshotIndexes: Sendable {
     let idChecks = Mutex<[FieldPath: Int?]>([:])
     /// Search columns being folded: one fold each, however many ask at once.
     let columnBuilds = OnceEach<FieldPath>()
+    /// Whether no item names a top-level member twice, checked once (`membersNamedOnce`).
+    let memberNames = MemberNamesCheck()
 
     /// Distinct `?q=` answers kept per snapshot, least recently used dropped first.
     static let searchesKept = 32
@@ -172,7 +174,7 @@ public final class SnapshotIndexes: Sendable {
             order = OrderBuilder.fromSingles([base] + further.map(entry))
         } else {
             let rest = sort.keys.dropFirst().map { (key: $0, rule: rule(for: $0.field, crossType: false)) }
-            order = OrderBuilder.refine(list: list, base: base, keys: rest)
+            order = OrderBuilder.refine(list: list, base: base, keys: rest, firstMemberWins: membersNamedOnce)
         }
         return state.withLock { state in
             if let stored = state.multi[sort] { return stored }
@@ -215,7 +217,8 @@ public final class SnapshotIndexes: Sendable {
         if let reversible {
             built = reversible.reversed()
         } else {
-            (built, titles) = OrderBuilder.single(list: list, field: id.field, rule: rule, descending: id.descending)
+            (built, titles) = OrderBuilder.single(
+                list: list, field: id.field, rule: rule, descending: id.descending, firstMemberWins: membersNamedOnce)
         }
         return state.withLock { state in
             if let titles, state.titles == nil { state.store(titles) }
