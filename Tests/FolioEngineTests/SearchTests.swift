@@ -123,6 +123,61 @@ import Testing
 }
 
 /// Filtered views kept per snapshot (docs/API.md, "Requests": built once, counted, least recently used first).
+/// The scan that finds matches with `memchr` over the whole arena marks exactly the elements a
+/// plain scan of each element's value marks, on random values (ASCII, Latin folded to ASCII,
+/// Cyrillic with and without a combining mark, Hangul, empty and non-string values).
+@Suite struct SearchScanTests {
+    static func plainMark(_ column: SearchColumn, _ needle: [UInt8]) -> [Int] {
+        var marked: [Int] = []
+        column.arena.withUnsafeBufferPointer { arena in
+            needle.withUnsafeBufferPointer { wanted in
+                guard let base = arena.baseAddress, let wanted = wanted.baseAddress else { return }
+                for element in 0..<column.offsets.count - 1 {
+                    let start = Int(column.offsets[element])
+                    let stop = Int(column.offsets[element + 1])
+                    var characters: String?
+                    var index = start
+                    while index + needle.count <= stop {
+                        if memoryEqual(wanted, base + index, needle.count),
+                            SearchColumn.isBoundary(base, index, in: start..<stop, characters: &characters),
+                            SearchColumn.isBoundary(
+                                base, index + needle.count, in: start..<stop, characters: &characters)
+                        {
+                            marked.append(element)
+                            break
+                        }
+                        index += 1
+                    }
+                }
+            }
+        }
+        return marked
+    }
+
+    @Test func theArenaScanMarksWhatAPlainScanMarks() throws {
+        var random = SplitMix64(seed: 46)
+        let pieces = ["a", "b", "ab", "é", "Ø", "И", "И\u{306}", "Й", "각", "x1", " ", "zoe"]
+        var items: [String] = []
+        for index in 0..<2_000 {
+            if index % 97 == 0 {
+                items.append(#"{"n":\#(index)}"#)
+                continue
+            }
+            let value = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            items.append(#"{"n":"\#(value.joined())"}"#)
+        }
+        let list = SectionsSupport.list(items)
+        let column = SearchColumn(list: list, field: try FieldPath("n"))
+        for query in ["a", "ab", "b a", "e", "o", "И", "Й", "각", "x1", "ZOE", "1"] {
+            let needle = FoldedKey(query).bytes
+            var found = BitVector(count: list.count)
+            column.mark(containing: needle, in: &found)
+            let marked = (0..<list.count).filter { found[$0] }
+            #expect(marked == Self.plainMark(column, needle), "\(query)")
+        }
+    }
+}
+
 @Suite struct ViewCacheTests {
     @Test func aViewIsBuiltOnceCountedAndTheLeastRecentlyUsedGoesFirst() {
         let indexes = SnapshotIndexes(list: SectionsSupport.list((0..<10).map { "\($0)" }), sectionKey: nil)

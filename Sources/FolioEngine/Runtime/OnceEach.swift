@@ -8,6 +8,11 @@ import Synchronization
 final class OnceEach<Key: Hashable & Sendable>: Sendable {
     private let building = Mutex<[Key: DispatchGroup]>([:])
 
+    /// Whether a caller is building `key` now.
+    func isBuilding(_ key: Key) -> Bool {
+        building.withLock { $0[key] != nil }
+    }
+
     /// `cached()` when it has the value; otherwise `build()` (which keeps what it built where
     /// `cached` finds it), unless another caller is building `key`: then, once it is done,
     /// `cached()` again.

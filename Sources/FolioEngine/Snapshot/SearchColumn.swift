@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One `searchable` field of every element, folded once per snapshot (docs/API.md, "Requests", `?q=`): the
 /// folded UTF-8 of each string value laid end to end, with each element's start. Values that
 /// are not strings (missing, null, numbers, …) are empty and never match.
@@ -51,26 +57,56 @@ final class SearchColumn: Sendable {
     func mark(containing needle: [UInt8], in found: inout BitVector) {
         arena.withUnsafeBufferPointer { arena in
             needle.withUnsafeBufferPointer { needle in
-                guard let base = arena.baseAddress, let wanted = needle.baseAddress else { return }
-                let first = wanted[0]
-                let rest = needle.count - 1
-                for element in 0..<offsets.count - 1 where !found[element] {
-                    let start = Int(offsets[element])
-                    let stop = Int(offsets[element + 1])
-                    let end = stop - rest
-                    var characters: String? = nil
-                    var index = start
-                    while index < end {
-                        if base[index] == first, rest == 0 || memoryEqual(wanted + 1, base + index + 1, rest),
-                            Self.isBoundary(base, index, in: start..<stop, characters: &characters),
-                            Self.isBoundary(base, index + needle.count, in: start..<stop, characters: &characters)
-                        {
-                            found[element] = true
-                            break
-                        }
-                        index += 1
-                    }
+                offsets.withUnsafeBufferPointer { offsets in
+                    guard let base = arena.baseAddress, let wanted = needle.baseAddress else { return }
+                    Self.mark(wanted, needle.count, in: base, arena.count, offsets, &found)
                 }
+            }
+        }
+    }
+
+    /// `mark` over raw memory: `memchr` (vectorized) finds each place the needle's first byte
+    /// occurs in the whole arena, and the element it lies in is found by walking `offsets`
+    /// forward (the places only grow); a match must end inside its element, on character
+    /// boundaries. After a match, or in an element marked already, the search goes on at the
+    /// next element.
+    private static func mark(
+        _ wanted: UnsafePointer<UInt8>, _ count: Int, in base: UnsafePointer<UInt8>, _ arenaCount: Int,
+        _ offsets: UnsafeBufferPointer<UInt32>, _ found: inout BitVector
+    ) {
+        let first = Int32(wanted[0])
+        let rest = count - 1
+        let elements = offsets.count - 1
+        var element = 0
+        var index = 0
+        var characters: String? = nil
+        var charactersOf = -1
+        while index < arenaCount {
+            guard let hit = memchr(base + index, first, arenaCount - index) else { return }
+            let position = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+            while element < elements, Int(offsets[element + 1]) <= position { element += 1 }
+            guard element < elements else { return }
+            let start = Int(offsets[element])
+            let stop = Int(offsets[element + 1])
+            if found[element] || position + count > stop {
+                // Nothing more to find in this element.
+                index = stop
+                element += 1
+                continue
+            }
+            if charactersOf != element {
+                characters = nil
+                charactersOf = element
+            }
+            if rest == 0 || memoryEqual(wanted + 1, base + position + 1, rest),
+                isBoundary(base, position, in: start..<stop, characters: &characters),
+                isBoundary(base, position + count, in: start..<stop, characters: &characters)
+            {
+                found[element] = true
+                index = stop
+                element += 1
+            } else {
+                index = position + 1
             }
         }
     }

@@ -13,7 +13,7 @@ extension SnapshotIndexes {
             matches = cached
         } else {
             var found = BitVector(count: list.count)
-            for field in fields { column(field).mark(containing: needle, in: &found) }
+            for field in columnsFirstUnclaimed(fields) { column(field).mark(containing: needle, in: &found) }
             var elements: [UInt32] = []
             for element in 0..<list.count where found[element] { elements.append(UInt32(element)) }
             state.withLock { $0.searches.store(elements, for: key) }
@@ -26,10 +26,21 @@ extension SnapshotIndexes {
         return order.filter { member[Int($0)] }
     }
 
-    /// Folds `fields` now, each on a fill worker of its own (a fill has it done in the
-    /// background, so that the first `?q=` only scans).
+    /// Folds `fields` now, one after the other (a fill has it done in the background, on one
+    /// fill worker, so that the first `?q=` only scans and a request that builds something
+    /// else finds the other worker free). A `?q=` that comes meanwhile folds the fields not
+    /// begun yet itself, beside this (`columnsFirstUnclaimed`).
     public func prepareSearch(in fields: [FieldPath]) {
-        FillWorkers.shared.performAll(iterations: fields.count) { _ = self.column(fields[$0]) }
+        for field in fields { _ = column(field) }
+    }
+
+    /// `fields` with those neither folded nor being folded first: a search folds them itself
+    /// while the fold under way goes on, then waits for that one.
+    func columnsFirstUnclaimed(_ fields: [FieldPath]) -> [FieldPath] {
+        let (building, other) = fields.reduce(into: ([FieldPath](), [FieldPath]())) { parts, field in
+            if columnBuilds.isBuilding(field) { parts.0.append(field) } else { parts.1.append(field) }
+        }
+        return other + building
     }
 
     /// The folded column of `field`, built on first use.
