@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Drops of this replica that Redis has not taken yet, by route (docs/DESIGN.md, "Several
-/// replicas"). A drop is kept before its local part and stays until Redis removed the route's
+/// Drops of this replica that Redis has not taken yet, by route (docs/DESIGN.md, "The shared
+/// store in parts"). A drop is kept before its local part and stays until Redis removed the route's
 /// newest pointers and the drop was announced: meanwhile Redis may still point at what it
 /// removed, so the route is not loaded from there.
 /// Each keep gets a ticket, so an acknowledgement removes only the drop it answers, never one
