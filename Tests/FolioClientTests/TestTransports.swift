@@ -147,13 +147,37 @@ final class CannedTransport: Transport {
     }
 }
 
+/// Tasks held at one point of a transport until the test lets them go, oldest first.
+final class HeldTasks: Sendable {
+    private let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+    /// Tasks waiting.
+    var count: Int { held.withLock { $0.count } }
+
+    /// Waits until released.
+    func hold() async {
+        await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
+    }
+
+    func releaseOne() {
+        held.withLock { $0.isEmpty ? nil : $0.removeFirst() }?.resume()
+    }
+
+    func releaseAll() {
+        for continuation in held.withLock({ held in
+            defer { held = [] }
+            return held
+        }) { continuation.resume() }
+    }
+}
+
 /// Holds the requests `holds` picks until the test releases them, and ignores cancellation
 /// meanwhile, as a request already on the wire does: the list must not count a cancelled
 /// request's slot as free before the request has ended.
 final class StubbornTransport: Transport {
     private let inner: any Transport
     private let holds: @Sendable (URLRequest) -> Bool
-    private let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let held = HeldTasks()
 
     init(_ inner: any Transport = URLSessionTransport(), holds: @escaping @Sendable (URLRequest) -> Bool) {
         self.inner = inner
@@ -161,17 +185,15 @@ final class StubbornTransport: Transport {
     }
 
     /// Requests waiting.
-    var waiting: Int { held.withLock { $0.count } }
+    var waiting: Int { held.count }
 
     /// Lets the oldest waiting request go on (or end, if its task was cancelled meanwhile).
     func releaseOne() {
-        held.withLock { $0.isEmpty ? nil : $0.removeFirst() }?.resume()
+        held.releaseOne()
     }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        if holds(request) {
-            await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
-        }
+        if holds(request) { await held.hold() }
         try Task.checkCancellation()
         return try await inner.send(request)
     }
@@ -182,7 +204,7 @@ final class StubbornTransport: Transport {
 final class AnswerGate: Transport {
     private let inner: any Transport
     private let holds: @Sendable (URLRequest) -> Bool
-    private let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let held = HeldTasks()
 
     init(_ inner: any Transport = URLSessionTransport(), holds: @escaping @Sendable (URLRequest) -> Bool) {
         self.inner = inner
@@ -190,20 +212,15 @@ final class AnswerGate: Transport {
     }
 
     /// Answers waiting.
-    var waiting: Int { held.withLock { $0.count } }
+    var waiting: Int { held.count }
 
     func releaseAll() {
-        for continuation in held.withLock({ held in
-            defer { held = [] }
-            return held
-        }) { continuation.resume() }
+        held.releaseAll()
     }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let answer = try await inner.send(request)
-        if holds(request) {
-            await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
-        }
+        if holds(request) { await held.hold() }
         return answer
     }
 }

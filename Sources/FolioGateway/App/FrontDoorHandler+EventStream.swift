@@ -113,7 +113,6 @@ extension FrontDoorHandler {
 extension EventStreamConnection {
     /// A request the front door gives a connection to: a GET asking for `text/event-stream`.
     static func isRequest(_ request: HTTPRequest) -> Bool {
-        request.method == .get
-            && request.headerFields[values: .accept].contains { $0.contains("text/event-stream") }
+        request.method == .get && ListEndpoint.asksForEventStream(request)
     }
 }

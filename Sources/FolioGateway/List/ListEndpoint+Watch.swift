@@ -7,11 +7,14 @@ extension ListEndpoint {
     /// text/event-stream` with a token to start from (`since`, or a reconnecting client's
     /// `Last-Event-ID`, which wins).
     static func watchToken(_ request: HTTPRequest, since: String?) -> String? {
-        guard request.headerFields[values: .accept].contains(where: { $0.contains("text/event-stream") }) else {
-            return nil
-        }
+        guard asksForEventStream(request) else { return nil }
         if let last = request.headerFields[.lastEventID], !last.isEmpty { return last }
         return since
+    }
+
+    /// `Accept: text/event-stream`: the request asks for an event stream.
+    static func asksForEventStream(_ request: HTTPRequest) -> Bool {
+        request.headerFields[values: .accept].contains { $0.contains("text/event-stream") }
     }
 
     /// Opens a watch stream on the request's view: its first event answers `since` at once,
